@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The `czk` command line: dispatches subcommands (see cli.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "czk/czk.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "czk %s — Groth16 prover for BN254 and BLS12-381\n"
+               "usage:\n"
+               "  czk selftest                          arithmetic self-check of both curves\n"
+               "  czk verify vkey.json public.json proof.json\n"
+               "                                        verify a snarkjs Groth16 proof\n"
+               "  czk --version | --help\n",
+            czk_version());
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("czk %s\n", czk_version());
+        return 0;
+    }
+    if (!strcmp(cmd, "selftest"))
+        return czk_cli_selftest(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify"))
+        return czk_cli_verify(argc - 1, argv + 1);
+    fprintf(stderr, "czk: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The fp_bn254 prime field: the Montgomery template of ff_impl.h instantiated with its constants. */
+#define FF fp_bn254
+#define FF_N 4
+#define FF_C(x) FP_BN254##x
+#include "ff/ff_impl.h"

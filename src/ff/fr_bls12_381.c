@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The fr_bls12_381 prime field: the Montgomery template of ff_impl.h instantiated with its constants. */
+#define FF fr_bls12_381
+#define FF_N 4
+#define FF_C(x) FR_BLS12_381##x
+#include "ff/ff_impl.h"
+#include "ff/fr_ntt_impl.h"
