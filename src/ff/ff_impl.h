@@ -21,6 +21,7 @@
 
 #include "czk/czk_ff.h"
 #include "ff/ff_consts.h"
+#include "ff/ff_cpu.h"
 
 #define FF_CAT_(a, b) a##b
 #define FF_CAT(a, b) FF_CAT_(a, b)
@@ -32,6 +33,25 @@ typedef unsigned __int128 ff_u128;
 
 #if !defined(CZK_FF_IMPL_COMMON)
 #define CZK_FF_IMPL_COMMON
+#if defined(__x86_64__)
+#include <x86intrin.h>
+/* r = a + b + carry_in, returns carry out (adc chain). */
+static inline uint64_t ff_adc(uint64_t a, uint64_t b, uint64_t c, uint64_t *r)
+{
+    unsigned long long t;
+    uint64_t co = _addcarry_u64((unsigned char)c, a, b, &t);
+    *r = t;
+    return co;
+}
+/* r = a - b - borrow_in, returns borrow out (sbb chain). */
+static inline uint64_t ff_sbb(uint64_t a, uint64_t b, uint64_t br, uint64_t *r)
+{
+    unsigned long long t;
+    uint64_t bo = _subborrow_u64((unsigned char)br, a, b, &t);
+    *r = t;
+    return bo;
+}
+#else
 /* r = a + b + carry_in, returns carry out. */
 static inline uint64_t ff_adc(uint64_t a, uint64_t b, uint64_t c, uint64_t *r)
 {
@@ -46,6 +66,7 @@ static inline uint64_t ff_sbb(uint64_t a, uint64_t b, uint64_t br, uint64_t *r)
     *r = (uint64_t)t;
     return (uint64_t)(t >> 64) & 1;
 }
+#endif
 #endif
 
 static const uint64_t *const FF_S(p) = FF_C(_P);
@@ -74,6 +95,12 @@ static inline bool FF_S(lt_p)(const uint64_t a[FF_N])
 static inline void FF_S(mont_mul)(uint64_t r[FF_N], const uint64_t a[FF_N],
                                   const uint64_t b[FF_N])
 {
+#if CZK_FF_HAVE_ASM
+    if (__builtin_expect(czk_ff_have_adx, 1)) {
+        FF_CAT(FF_CAT(czk_ff_, FF), _mul_adx)(r, a, b);
+        return;
+    }
+#endif
     uint64_t t[FF_N] = {0};
     const uint64_t *p = FF_S(p);
 #pragma GCC unroll 8
