@@ -6,7 +6,7 @@
 #ifndef CZK_CLI_CLI_H
 #define CZK_CLI_CLI_H
 
-int czk_cli_selftest(int argc, char **argv);
+int czk_cli_demo(int argc, char **argv);
 int czk_cli_verify(int argc, char **argv);
 
 #endif

@@ -10,7 +10,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "czk %s — Groth16 prover for BN254 and BLS12-381\n"
                "usage:\n"
-               "  czk selftest                          arithmetic self-check of both curves\n"
+               "  czk demo [--vectors DIR]              self-check of the arithmetic, then verify the bundled proofs\n"
                "  czk verify vkey.json public.json proof.json\n"
                "                                        verify a snarkjs Groth16 proof\n"
                "  czk --version | --help\n",
@@ -32,8 +32,8 @@ int main(int argc, char **argv)
         printf("czk %s\n", czk_version());
         return 0;
     }
-    if (!strcmp(cmd, "selftest"))
-        return czk_cli_selftest(argc - 1, argv + 1);
+    if (!strcmp(cmd, "demo"))
+        return czk_cli_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify"))
         return czk_cli_verify(argc - 1, argv + 1);
     fprintf(stderr, "czk: unknown command '%s'\n", cmd);
