@@ -82,5 +82,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < g_nresults; i++)
         printf("%-13s %-11s %12.1f %10.2f\n", g_results[i].group, g_results[i].op,
                g_results[i].ns, g_results[i].ns / 1e3);
+    printf("bench: ec retakes=%ld load=%.2f\n", bench_retakes, bench_load());
     return 0;
 }

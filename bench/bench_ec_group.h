@@ -93,10 +93,8 @@ static void BE_S(measure)(const struct bench_opts *o, const char *op, BE_S(fn) f
     BE_T r = *start;
     f(&r, x, n / 16 + 1); /* warm-up */
     for (int k = 0; k < o->reps; k++) {
-        r = *start;
-        double t0 = bench_now_ns();
-        f(&r, x, n);
-        t[k] = (bench_now_ns() - t0) / (double)n;
+        BENCH_TIME(t[k], (r = *start, f(&r, x, n)));
+        t[k] /= (double)n;
     }
     if (BE_FN(is_inf)(&r))
         bench_die(BE_NAME " %s chain reached infinity", op);
@@ -138,8 +136,9 @@ static void BE_S(run)(const struct bench_opts *o, uint64_t seed)
     BE_S(rand_scalar)(&x.k, &seed);
     BE_S(check)(&p, &x);
 
-    long ng = bench_iters(o, BE_NF == 1 ? 20000 : 5000);
-    long nm = bench_iters(o, BE_NF == 1 ? 200 : 50);
+    /* A few milliseconds per repetition at most (see bench_util.h). */
+    long ng = bench_iters(o, BE_NF == 1 ? 2000 : 500);
+    long nm = bench_iters(o, BE_NF == 1 ? 10 : 3);
     BE_S(measure)(o, "add", BE_S(loop_add), &p, &x, ng);
     BE_S(measure)(o, "add_ct", BE_S(loop_add_ct), &p, &x, ng);
     BE_S(measure)(o, "add_affine", BE_S(loop_add_affine), &p, &x, ng);

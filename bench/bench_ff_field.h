@@ -116,10 +116,9 @@ static void BF_S(rand_elem)(BF_T *x, uint64_t *seed)
 static double BF_S(time_lat)(BF_S(lat_fn) f, const BF_T *start, const BF_T *a, long n,
                              BF_T *final)
 {
-    BF_T r = *start;
-    double t0 = bench_now_ns();
-    f(&r, a, n);
-    double t = bench_now_ns() - t0;
+    BF_T r;
+    double t;
+    BENCH_TIME(t, (r = *start, f(&r, a, n)));
     *final = r;
     return t / (double)n;
 }
@@ -149,18 +148,16 @@ static void BF_S(pair_thr)(const struct bench_opts *o, const char *op, BF_S(thr_
                            BF_S(thr_fn) ff, const BF_T *a, const BF_T *b, long passes)
 {
     static BF_T oc[NELEM], of[NELEM];
-    double tc[BENCH_MAX_REPS], tf[BENCH_MAX_REPS], t0;
+    double tc[BENCH_MAX_REPS], tf[BENCH_MAX_REPS], per = (double)passes * NELEM;
     fc(oc, a, b, 1);
     if (ff)
         ff(of, a, b, 1);
     for (int k = 0; k < o->reps; k++) {
-        t0 = bench_now_ns();
-        fc(oc, a, b, passes);
-        tc[k] = (bench_now_ns() - t0) / ((double)passes * NELEM);
+        BENCH_TIME(tc[k], fc(oc, a, b, passes));
+        tc[k] /= per;
         if (ff) {
-            t0 = bench_now_ns();
-            ff(of, a, b, passes);
-            tf[k] = (bench_now_ns() - t0) / ((double)passes * NELEM);
+            BENCH_TIME(tf[k], ff(of, a, b, passes));
+            tf[k] /= per;
         }
     }
     if (ff && memcmp(oc, of, sizeof oc) != 0)
@@ -224,8 +221,9 @@ static void BF_S(run)(const struct bench_opts *o, uint64_t seed)
     BF_S(check)(a, b);
 
     const BF_T *start = &a[NELEM - 1], *k = &b[NELEM - 1];
-    long lat = bench_iters(o, 200000), thr = bench_iters(o, 200);
-    long inv = bench_iters(o, BF_N > 4 ? 1000 : 2000);
+    /* About a millisecond per repetition (see bench_util.h). */
+    long lat = bench_iters(o, 40000), thr = bench_iters(o, 40);
+    long inv = bench_iters(o, BF_N > 4 ? 30 : 100);
     BF_S(pair_lat)(o, "mul", BF_S(lat_mul_czk), BF_FFI_OR_NULL(lat_mul_ffi), start, k, lat);
     BF_S(pair_thr)(o, "mul", BF_S(thr_mul_czk), BF_FFI_OR_NULL(thr_mul_ffi), a, b, thr);
     BF_S(pair_lat)(o, "sqr", BF_S(lat_sqr_czk), BF_FFI_OR_NULL(lat_sqr_ffi), start, k, lat);

@@ -125,7 +125,8 @@ def main():
             assert ps2x[1] == 0 and f2pow(xi, (p * p - 1) // 2, p) == (p - 1, 0)
             out.append("static const struct czk_fp2_%s %s_PSI_X = %s;" % (c["name"], U, fp2(psx)))
             out.append("static const struct czk_fp2_%s %s_PSI_Y = %s;" % (c["name"], U, fp2(psy)))
-            out.append("static const struct czk_fp_%s %s_PSI2_X = %s;" % (c["name"], U, fp(ps2x[0])))
+            out.append("static const struct czk_fp_%s %s_PSI2_X = %s;"
+                       % (c["name"], U, fp(ps2x[0])))
             loop = naf(6 * x + 2)
         else:
             loop = [int(b) for b in bin(abs(x))[2:]]

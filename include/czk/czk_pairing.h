@@ -3,7 +3,7 @@
  * czk — the optimal ate pairing of BN254 and BLS12-381, and the Fp6/Fp12 towers
  * its values live in.
  *
- * Towers (the ones @noble/curves, snarkjs/ffjavascript and blst use, so values
+ * Towers (the ones @noble/curves and blst use, so values
  * compare coefficient by coefficient):
  *
  *   Fp6  = Fp2[v] / (v^3 - xi)     element c0 + c1*v + c2*v^2
@@ -17,7 +17,8 @@
  * e(aP, bQ) == e(P, Q)^(ab). (@noble/curves returns e(P, Q)^m for a fixed m
  * coprime to r: m = 2x(6x^2 + 3x + 1) on BN254, m = 3 on BLS12-381, because its
  * final-exponentiation chains compute multiples of the hard part; czk's values
- * raised to m equal noble's.)
+ * raised to m equal noble's. blst's BLS12-381 final exponentiation likewise
+ * returns the cube.)
  *
  * Conventions:
  *  - Inputs are affine points assumed on the curve and in the order-r subgroup
@@ -113,7 +114,8 @@ extern "C" {
     CZK_API void czk_pairing_##C##_miller_loop(struct czk_fp12_##C *f,                             \
                                                const struct czk_g1_##C##_affine *p,                \
                                                const struct czk_g2_##C##_affine *q, size_t n);     \
-    CZK_API void czk_pairing_##C##_final_exp(struct czk_fp12_##C *r, const struct czk_fp12_##C *f); \
+    CZK_API void czk_pairing_##C##_final_exp(struct czk_fp12_##C *r,                               \
+                                             const struct czk_fp12_##C *f);                        \
     CZK_API void czk_pairing_##C(struct czk_fp12_##C *r, const struct czk_g1_##C##_affine *p,      \
                                  const struct czk_g2_##C##_affine *q);                             \
     CZK_API bool czk_pairing_##C##_check(const struct czk_g1_##C##_affine *p,                      \

@@ -24,7 +24,8 @@
  * Formulas (Explicit-Formulas Database, a = 0): dbl-2009-l (2M + 5S), add-2007-bl
  * (11M + 5S), madd-2007-bl (7M + 4S). The variable-time functions branch on the
  * exceptional cases; add_ct computes the generic sum and the doubling and selects by
- * cmov. Every output may alias any input. Nothing allocates; all state is on the stack.
+ * cmov. Every output may alias any input (batch_to_affine: out, in and scratch are
+ * distinct arrays). Nothing allocates; all state is on the stack.
  */
 #include <string.h>
 
@@ -53,10 +54,7 @@
 
 void EC_FN(generator)(EC_AFF_T *p) { *p = EC_GEN; }
 
-bool EC_FN(affine_is_inf)(const EC_AFF_T *p)
-{
-    return F_FN(is_zero)(&p->x) & F_FN(is_zero)(&p->y);
-}
+bool EC_FN(affine_is_inf)(const EC_AFF_T *p) { return F_FN(is_zero)(&p->x) & F_FN(is_zero)(&p->y); }
 
 void EC_FN(affine_set_inf)(EC_AFF_T *p)
 {
@@ -190,8 +188,8 @@ void EC_FN(batch_to_affine)(EC_AFF_T *out, const EC_T *in, size_t n, F_T *scratc
             EC_FN(affine_set_inf)(&out[i]);
             continue;
         }
-        F_FN(mul)(&zi, &acc, &scratch[i]);   /* Z_i^-1 */
-        F_FN(mul)(&acc, &acc, &in[i].z);     /* drop Z_i from the running inverse */
+        F_FN(mul)(&zi, &acc, &scratch[i]); /* Z_i^-1 */
+        F_FN(mul)(&acc, &acc, &in[i].z);   /* drop Z_i from the running inverse */
         F_FN(sqr)(&zi2, &zi);
         F_FN(mul)(&out[i].x, &in[i].x, &zi2);
         F_FN(mul)(&zi2, &zi2, &zi);
@@ -284,12 +282,12 @@ void EC_FN(dbl)(EC_T *r, const EC_T *p)
  * doubled) and Z1 + Z2, Z1Z1, Z2Z2, write the sum into r. With H = 0 this yields Z3 = 0
  * (infinity), which is right for P + (-P) and wrong only for P + P.
  */
-static inline void ec_add_tail(EC_T *r, const F_T *u1, F_T *s1, const F_T *h, F_T *rr,
-                               F_T *zsum, const F_T *z1z1, const F_T *z2z2)
+static inline void ec_add_tail(EC_T *r, const F_T *u1, F_T *s1, const F_T *h, F_T *rr, F_T *zsum,
+                               const F_T *z1z1, const F_T *z2z2)
 {
     F_T i, j, v;
-    F_FN(dbl)(rr, rr);     /* r = 2 (S2 - S1) */
-    F_FN(dbl)(&i, h);      /* I = (2H)^2 */
+    F_FN(dbl)(rr, rr); /* r = 2 (S2 - S1) */
+    F_FN(dbl)(&i, h);  /* I = (2H)^2 */
     F_FN(sqr)(&i, &i);
     F_FN(mul)(&j, h, &i);  /* J = H I */
     F_FN(mul)(&v, u1, &i); /* V = U1 I */
@@ -309,8 +307,8 @@ static inline void ec_add_tail(EC_T *r, const F_T *u1, F_T *s1, const F_T *h, F_
 }
 
 /* add-2007-bl head: U1, U2, S1, S2, H = U2 - U1, R = S2 - S1, Z1 + Z2, Z1Z1, Z2Z2. */
-static inline void ec_add_head(const EC_T *a, const EC_T *b, F_T *u1, F_T *s1, F_T *h,
-                               F_T *rr, F_T *zsum, F_T *z1z1, F_T *z2z2)
+static inline void ec_add_head(const EC_T *a, const EC_T *b, F_T *u1, F_T *s1, F_T *h, F_T *rr,
+                               F_T *zsum, F_T *z1z1, F_T *z2z2)
 {
     F_T u2, s2;
     F_FN(sqr)(z1z1, &a->z);
@@ -375,12 +373,12 @@ void EC_FN(add_affine)(EC_T *r, const EC_T *a, const EC_AFF_T *b)
         return;
     }
     F_T z1z1, u2, s2, h, hh, i, j, v, y1j;
-    F_FN(sqr)(&z1z1, &a->z);       /* Z1Z1 = Z1^2 */
-    F_FN(mul)(&u2, &b->x, &z1z1);  /* U2 = X2 Z1Z1 */
-    F_FN(mul)(&s2, &b->y, &a->z);  /* S2 = Y2 Z1 Z1Z1 */
+    F_FN(sqr)(&z1z1, &a->z);      /* Z1Z1 = Z1^2 */
+    F_FN(mul)(&u2, &b->x, &z1z1); /* U2 = X2 Z1Z1 */
+    F_FN(mul)(&s2, &b->y, &a->z); /* S2 = Y2 Z1 Z1Z1 */
     F_FN(mul)(&s2, &s2, &z1z1);
-    F_FN(sub)(&h, &u2, &a->x);     /* H = U2 - X1 */
-    F_FN(sub)(&s2, &s2, &a->y);    /* S2 - Y1 */
+    F_FN(sub)(&h, &u2, &a->x);  /* H = U2 - X1 */
+    F_FN(sub)(&s2, &s2, &a->y); /* S2 - Y1 */
     if (F_FN(is_zero)(&h)) {
         if (F_FN(is_zero)(&s2))
             EC_FN(dbl)(r, a);
@@ -388,22 +386,22 @@ void EC_FN(add_affine)(EC_T *r, const EC_T *a, const EC_AFF_T *b)
             EC_FN(set_inf)(r);
         return;
     }
-    F_FN(dbl)(&s2, &s2);           /* r = 2 (S2 - Y1) */
-    F_FN(sqr)(&hh, &h);            /* HH = H^2 */
-    F_FN(dbl)(&i, &hh);            /* I = 4 HH */
+    F_FN(dbl)(&s2, &s2); /* r = 2 (S2 - Y1) */
+    F_FN(sqr)(&hh, &h);  /* HH = H^2 */
+    F_FN(dbl)(&i, &hh);  /* I = 4 HH */
     F_FN(dbl)(&i, &i);
-    F_FN(mul)(&j, &h, &i);         /* J = H I */
-    F_FN(mul)(&v, &a->x, &i);      /* V = X1 I */
-    F_FN(mul)(&y1j, &a->y, &j);    /* Y1 J (last use of Y1) */
-    F_FN(add)(&r->z, &a->z, &h);   /* Z3 = (Z1 + H)^2 - Z1Z1 - HH */
+    F_FN(mul)(&j, &h, &i);       /* J = H I */
+    F_FN(mul)(&v, &a->x, &i);    /* V = X1 I */
+    F_FN(mul)(&y1j, &a->y, &j);  /* Y1 J (last use of Y1) */
+    F_FN(add)(&r->z, &a->z, &h); /* Z3 = (Z1 + H)^2 - Z1Z1 - HH */
     F_FN(sqr)(&r->z, &r->z);
     F_FN(sub)(&r->z, &r->z, &z1z1);
     F_FN(sub)(&r->z, &r->z, &hh);
-    F_FN(sqr)(&r->x, &s2);         /* X3 = r^2 - J - 2V */
+    F_FN(sqr)(&r->x, &s2); /* X3 = r^2 - J - 2V */
     F_FN(sub)(&r->x, &r->x, &j);
     F_FN(sub)(&r->x, &r->x, &v);
     F_FN(sub)(&r->x, &r->x, &v);
-    F_FN(sub)(&v, &v, &r->x);      /* Y3 = r (V - X3) - 2 Y1 J */
+    F_FN(sub)(&v, &v, &r->x); /* Y3 = r (V - X3) - 2 Y1 J */
     F_FN(mul)(&v, &v, &s2);
     F_FN(dbl)(&y1j, &y1j);
     F_FN(sub)(&r->y, &v, &y1j);

@@ -22,7 +22,4 @@ bool czk_g1_bn254_affine_in_subgroup(const struct czk_g1_bn254_affine *p)
     return true;
 }
 
-void czk_g1_bn254_clear_cofactor(struct czk_g1_bn254 *r, const struct czk_g1_bn254 *p)
-{
-    *r = *p;
-}
+void czk_g1_bn254_clear_cofactor(struct czk_g1_bn254 *r, const struct czk_g1_bn254 *p) { *r = *p; }

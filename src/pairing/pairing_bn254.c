@@ -65,18 +65,18 @@ static void final_exp_hard(fp12_t *r, const fp12_t *f)
     fp12_frob(&t0, f, 2);
     fp12_mul(&y0, &y0, &t0);
     fp12_frob(&t0, f, 3);
-    fp12_mul(&y0, &y0, &t0);   /* f^(p + p^2 + p^3) */
-    fp12_conj(&y1, f);         /* f^-1 */
-    fp12_frob(&y2, &fx2, 2);   /* f^(x^2 p^2) */
+    fp12_mul(&y0, &y0, &t0); /* f^(p + p^2 + p^3) */
+    fp12_conj(&y1, f);       /* f^-1 */
+    fp12_frob(&y2, &fx2, 2); /* f^(x^2 p^2) */
     fp12_frob(&y3, &fx, 1);
-    fp12_conj(&y3, &y3);       /* f^(-x p) */
+    fp12_conj(&y3, &y3); /* f^(-x p) */
     fp12_frob(&y4, &fx2, 1);
     fp12_mul(&y4, &y4, &fx);
-    fp12_conj(&y4, &y4);       /* f^(-x - x^2 p) */
-    fp12_conj(&y5, &fx2);      /* f^(-x^2) */
+    fp12_conj(&y4, &y4);  /* f^(-x - x^2 p) */
+    fp12_conj(&y5, &fx2); /* f^(-x^2) */
     fp12_frob(&y6, &fx3, 1);
     fp12_mul(&y6, &y6, &fx3);
-    fp12_conj(&y6, &y6);       /* f^(-x^3 - x^3 p) */
+    fp12_conj(&y6, &y6); /* f^(-x^3 - x^3 p) */
 
     /* y0 y1^2 y2^6 y3^12 y4^18 y5^30 y6^36 */
     fp12_cyc_sqr(&t0, &y6);

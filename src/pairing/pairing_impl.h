@@ -44,7 +44,7 @@ struct ml_line {
 /* One pair in flight: T (projective, on the twist), Q, and P-derived constants. */
 struct ml_pair {
     fp2_t tx, ty, tz;
-    fp2_t qx, qy, nqy;     /* Q and -Q.y */
+    fp2_t qx, qy, nqy;      /* Q and -Q.y */
     fp_t xp3, nxp, yp, nyp; /* 3 xp, -xp, yp, -yp */
 };
 
@@ -125,8 +125,8 @@ static inline void dbl_step(struct ml_pair *s, struct ml_line *l)
  *   F = Z C, G = X D, H = E + F - 2G; X3 = lambda H, Y3 = theta (G - H) - E Y, Z3 = Z E.
  * T != +-Q throughout the loops (T is a multiple [k]Q with 1 < k < r).
  */
-static inline void add_step(struct ml_pair *s, const fp2_t *qx, const fp2_t *qy,
-                            struct ml_line *l, bool update)
+static inline void add_step(struct ml_pair *s, const fp2_t *qx, const fp2_t *qy, struct ml_line *l,
+                            bool update)
 {
     fp2_t th, la, t, u;
     fp2_mul(&t, qy, &s->tz);

@@ -10,16 +10,15 @@
  * and includes this file once, then pairing_impl.h.
  *
  * Everything here is static and inlined into the Miller loop and the final
- * exponentiation: the base field is re-implemented in this file (same Montgomery
- * representation as src/ff, R = 2^(64 N), elements fully reduced below p) so that
- * the hot loops need no calls across translation units and so that Fp2
- * multiplication can use lazy reduction: its three double-width products are
- * combined before two Montgomery reductions instead of three. Only the single
+ * exponentiation. The base-field additions are re-implemented in this file (same
+ * Montgomery representation as src/ff, R = 2^(64 N), elements fully reduced below p)
+ * so that the hot loops make no calls across translation units for them; the
+ * Montgomery product is src/ff's mulx/adx kernel where the CPU has one (a C fallback
+ * otherwise), called on unreduced sums where the bounds allow it. The single
  * base-field inversion per final exponentiation calls src/ff.
  *
- * Requires p < 2^(64 N - 1), which holds for both curves (254 and 381 bits): sums of
- * two reduced elements then fit in N limbs, and double-width values below p * 2^(64 N)
- * reduce to below 2p.
+ * Requires 4p < 2^(64 N), which holds for both curves (254 and 381 bits): sums of two
+ * reduced elements then fit in N limbs and multiply without a reduction first.
  *
  * Tower: Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v).
  * Writing an Fp12 element as sum g_i w^i over Fp2 (w^6 = xi), the slots are
@@ -29,7 +28,12 @@
 #include <string.h>
 
 #include "czk/czk_pairing.h"
+#include "ff/ff_cpu.h"
 #include "pairing/pairing_consts.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #define PR_CAT_(a, b) a##b
 #define PR_CAT(a, b) PR_CAT_(a, b)
@@ -48,6 +52,27 @@ static const uint64_t *const MOD = PR_C(_P);
 
 /* ------------------------------------------------------------------ Fp --- */
 
+/*
+ * Carry chains: the x86-64 intrinsics give plain adc/sbb sequences, which GCC does not
+ * produce from the portable 128-bit formulation.
+ */
+#if defined(__x86_64__)
+static inline uint64_t adc64(uint64_t a, uint64_t b, uint64_t c, uint64_t *r)
+{
+    unsigned long long t;
+    c = _addcarry_u64((unsigned char)c, a, b, &t);
+    *r = t;
+    return c;
+}
+
+static inline uint64_t sbb64(uint64_t a, uint64_t b, uint64_t br, uint64_t *r)
+{
+    unsigned long long t;
+    br = _subborrow_u64((unsigned char)br, a, b, &t);
+    *r = t;
+    return br;
+}
+#else
 static inline uint64_t adc64(uint64_t a, uint64_t b, uint64_t c, uint64_t *r)
 {
     u128 t = (u128)a + b + c;
@@ -61,6 +86,7 @@ static inline uint64_t sbb64(uint64_t a, uint64_t b, uint64_t br, uint64_t *r)
     *r = (uint64_t)t;
     return (uint64_t)(t >> 64) & 1;
 }
+#endif
 
 /* r = t mod p for t < 2p, branch-free. */
 static inline void fp_reduce1(uint64_t r[N], const uint64_t t[N])
@@ -136,24 +162,51 @@ static inline void fp_half(fp_t *r, const fp_t *a)
     r->l[N - 1] = t[N - 1] >> 1;
 }
 
-/*
- * Montgomery product a*b/R mod p, CIOS. The running value stays below 2p < 2^(64N)
- * because p < 2^(64N-1), so no extra carry word is needed.
- */
-static inline void fp_mul(fp_t *r, const fp_t *a, const fp_t *b)
+/* Unreduced a + b (below 2p: fits N limbs). */
+static inline void fp_add_nr(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
 {
+    uint64_t c = 0;
+    for (int i = 0; i < N; i++)
+        c = adc64(a[i], b[i], c, &r[i]);
+}
+
+/* Unreduced a - b + p (in (0, 2p)). */
+static inline void fp_sub_nr(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+{
+    uint64_t t[N], c = 0, br = 0;
+    for (int i = 0; i < N; i++)
+        c = adc64(a[i], MOD[i], c, &t[i]);
+    for (int i = 0; i < N; i++)
+        br = sbb64(t[i], b[i], br, &r[i]);
+}
+
+/*
+ * Montgomery product a*b/R mod p, fully reduced, for a, b < 2p (unreduced sums are
+ * allowed as inputs): a*b < 4p^2 < pR since 4p < R, so the product before the final
+ * conditional subtraction is below 2p; the running value stays below a + p < 3p < R.
+ * On x86-64 CPUs with BMI2/ADX this is src/ff's mulx/adcx/adox kernel (which keeps an
+ * extra accumulator limb and has the same bounds); otherwise CIOS in C.
+ */
+static inline void fp_mul_raw(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+{
+#if CZK_FF_HAVE_ASM
+    if (__builtin_expect(czk_ff_have_adx, 1)) {
+        PR_CAT(PR_CAT(czk_ff_fp_, PR), _mul_adx)(r, a, b);
+        return;
+    }
+#endif
     uint64_t t[N] = {0};
 #pragma GCC unroll 8
     for (int i = 0; i < N; i++) {
-        uint64_t bi = b->l[i];
-        u128 uv = (u128)a->l[0] * bi + t[0];
+        uint64_t bi = b[i];
+        u128 uv = (u128)a[0] * bi + t[0];
         uint64_t hi = (uint64_t)(uv >> 64), t0 = (uint64_t)uv;
         uint64_t m = t0 * PR_C(_N0);
         uv = (u128)m * MOD[0] + t0;
         uint64_t c = (uint64_t)(uv >> 64);
 #pragma GCC unroll 8
         for (int j = 1; j < N; j++) {
-            uv = (u128)a->l[j] * bi + t[j] + hi;
+            uv = (u128)a[j] * bi + t[j] + hi;
             hi = (uint64_t)(uv >> 64);
             uv = (u128)m * MOD[j] + (uint64_t)uv + c;
             c = (uint64_t)(uv >> 64);
@@ -161,65 +214,12 @@ static inline void fp_mul(fp_t *r, const fp_t *a, const fp_t *b)
         }
         t[N - 1] = c + hi;
     }
-    fp_reduce1(r->l, t);
+    fp_reduce1(r, t);
 }
+
+static inline void fp_mul(fp_t *r, const fp_t *a, const fp_t *b) { fp_mul_raw(r->l, a->l, b->l); }
 
 static inline void fp_sqr(fp_t *r, const fp_t *a) { fp_mul(r, a, a); }
-
-/* ------------------------------------------------ double-width (lazy) --- */
-
-/* t = a*b, 2N limbs (operands below 2^(64N), unreduced sums allowed). */
-static inline void fpw_mul(uint64_t t[2 * N], const uint64_t a[N], const uint64_t b[N])
-{
-    uint64_t c = 0;
-#pragma GCC unroll 8
-    for (int j = 0; j < N; j++) {
-        u128 uv = (u128)a[j] * b[0] + c;
-        t[j] = (uint64_t)uv;
-        c = (uint64_t)(uv >> 64);
-    }
-    t[N] = c;
-#pragma GCC unroll 8
-    for (int i = 1; i < N; i++) {
-        c = 0;
-#pragma GCC unroll 8
-        for (int j = 0; j < N; j++) {
-            u128 uv = (u128)a[j] * b[i] + t[i + j] + c;
-            t[i + j] = (uint64_t)uv;
-            c = (uint64_t)(uv >> 64);
-        }
-        t[i + N] = c;
-    }
-}
-
-/* r = t/R mod p for t < p*R (Montgomery reduction), result fully reduced. */
-static inline void fpw_redc(fp_t *r, uint64_t t[2 * N])
-{
-    uint64_t top = 0; /* carry out of limb i + N - 1 of the previous round */
-#pragma GCC unroll 8
-    for (int i = 0; i < N; i++) {
-        uint64_t m = t[i] * PR_C(_N0), c = 0;
-#pragma GCC unroll 8
-        for (int j = 0; j < N; j++) {
-            u128 uv = (u128)m * MOD[j] + t[i + j] + c;
-            t[i + j] = (uint64_t)uv;
-            c = (uint64_t)(uv >> 64);
-        }
-        u128 s = (u128)t[i + N] + c + top;
-        t[i + N] = (uint64_t)s;
-        top = (uint64_t)(s >> 64);
-    }
-    /* (t + m p)/R < 2p < 2^(64N): top is 0 here. */
-    fp_reduce1(r->l, t + N);
-}
-
-/* Unreduced a + b (below 2p, fits N limbs). */
-static inline void fp_add_nr(uint64_t r[N], const fp_t *a, const fp_t *b)
-{
-    uint64_t c = 0;
-    for (int i = 0; i < N; i++)
-        c = adc64(a->l[i], b->l[i], c, &r[i]);
-}
 
 /* ----------------------------------------------------------------- Fp2 --- */
 
@@ -276,43 +276,32 @@ static inline void fp2_conj(fp2_t *r, const fp2_t *a)
 }
 
 /*
- * Karatsuba with lazy reduction: with t0 = a0 b0, t1 = a1 b1 as double-width integers,
- *   c0 = redc(t0 - t1 (+ p R if negative)),  c1 = redc((a0 + a1)(b0 + b1) - t0 - t1).
- * c1's argument is a0 b1 + a1 b0 < 2 p^2 < p R; c0's lies in [0, p R).
+ * Karatsuba, 3 base products: c0 = a0 b0 - a1 b1, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1,
+ * the sums left unreduced (fp_mul_raw accepts operands below 2p).
  */
 static inline void fp2_mul(fp2_t *r, const fp2_t *a, const fp2_t *b)
 {
-    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], sa[N], sb[N];
-    fpw_mul(t0, a->c0.l, b->c0.l);
-    fpw_mul(t1, a->c1.l, b->c1.l);
-    fp_add_nr(sa, &a->c0, &a->c1);
-    fp_add_nr(sb, &b->c0, &b->c1);
-    fpw_mul(t2, sa, sb);
-    uint64_t br = 0, c = 0;
-    for (int i = 0; i < 2 * N; i++)
-        br = sbb64(t2[i], t0[i], br, &t2[i]);
-    br = 0;
-    for (int i = 0; i < 2 * N; i++)
-        br = sbb64(t2[i], t1[i], br, &t2[i]);
-    br = 0;
-    for (int i = 0; i < 2 * N; i++)
-        br = sbb64(t0[i], t1[i], br, &t0[i]);
-    uint64_t mask = 0 - br; /* t0 < t1: add p * R, i.e. p in the high half */
-    for (int i = 0; i < N; i++)
-        c = adc64(t0[N + i], MOD[i] & mask, c, &t0[N + i]);
-    fpw_redc(&r->c0, t0);
-    fpw_redc(&r->c1, t2);
+    uint64_t sa[N], sb[N];
+    fp_t t0, t1, t2;
+    fp_add_nr(sa, a->c0.l, a->c1.l);
+    fp_add_nr(sb, b->c0.l, b->c1.l);
+    fp_mul(&t0, &a->c0, &b->c0);
+    fp_mul(&t1, &a->c1, &b->c1);
+    fp_mul_raw(t2.l, sa, sb);
+    fp_sub(&r->c0, &t0, &t1);
+    fp_add(&t0, &t0, &t1);
+    fp_sub(&r->c1, &t2, &t0);
 }
 
-/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+/* (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + (2 a0) a1 u, operands unreduced */
 static inline void fp2_sqr(fp2_t *r, const fp2_t *a)
 {
-    fp_t s, d, m;
-    fp_add(&s, &a->c0, &a->c1);
-    fp_sub(&d, &a->c0, &a->c1);
-    fp_mul(&m, &a->c0, &a->c1);
-    fp_mul(&r->c0, &s, &d);
-    fp_dbl(&r->c1, &m);
+    uint64_t s[N], d[N], a2[N];
+    fp_add_nr(s, a->c0.l, a->c1.l);
+    fp_sub_nr(d, a->c0.l, a->c1.l);
+    fp_add_nr(a2, a->c0.l, a->c0.l);
+    fp_mul_raw(r->c1.l, a2, a->c1.l);
+    fp_mul_raw(r->c0.l, s, d);
 }
 
 static inline void fp2_mul_fp(fp2_t *r, const fp2_t *a, const fp_t *k)

@@ -111,7 +111,10 @@ FP_HELPERS(fp_bls12_381, 6)
     {                                                                                              \
         return czk_##G##_affine_in_subgroup_slow(p);                                               \
     }                                                                                              \
-    static bool G##_affine_eq_w(const void *a, const void *b) { return czk_##G##_affine_eq(a, b); } \
+    static bool G##_affine_eq_w(const void *a, const void *b)                                      \
+    {                                                                                              \
+        return czk_##G##_affine_eq(a, b);                                                          \
+    }                                                                                              \
     static void G##_affine_neg_w(void *r, const void *p) { czk_##G##_affine_neg(r, p); }           \
     static bool G##_from_x_w(void *p, const void *x, bool s)                                       \
     {                                                                                              \
@@ -217,8 +220,7 @@ static void g2_bls12_381_psi_w(void *rv, const void *pv)
     .cofactor_limbs = czk_##G##_cofactor_limbs, .rescale = G##_rescale_w, .endo = ENDO
 
 static struct grp groups[4] = {
-    {GROUP_ENTRY(g1_bn254, 1, fp_bn254, fr_bn254, NULL),
-     .gen_hex = {"1", NULL, "2", NULL},
+    {GROUP_ENTRY(g1_bn254, 1, fp_bn254, fr_bn254, NULL), .gen_hex = {"1", NULL, "2", NULL},
      .kat_hex = {"2b80492e098b7cf5799391df2fc001b66b3bad98a2c6a54669665bb498508c98", NULL,
                  "12cd5d89a6fa3023ba82402970885e0ece21f630859082ff22f208424b5c7f18", NULL}},
     {GROUP_ENTRY(g2_bn254, 2, fp_bn254, fr_bn254, g2_bn254_psi_w),
@@ -986,8 +988,7 @@ static void test_add(void **state)
 }
 
 /* [k] P by mul, mul_ct and mul_limbs agree with each other and (if ref) with the reference. */
-static void check_mul(const struct grp *g, const struct pt *p, const struct rpt *rp,
-                      const mpz_t km)
+static void check_mul(const struct grp *g, const struct pt *p, const struct rpt *rp, const mpz_t km)
 {
     uint64_t k[4];
     struct pt a, b, c, d;
@@ -1082,6 +1083,25 @@ static void test_mul(void **state)
                     mpz_to_limbs(kr, 4, km);
                     g->mul(&b, &p, kr);
                     assert_jac_eq(g, &a, &b);
+                }
+            }
+            /* all-ones integers: the wNAF carry runs through every limb into a new one */
+            uint64_t ones[5] = {~0ull, ~0ull, ~0ull, ~0ull, ~0ull};
+            for (size_t nl = 1; nl <= 5; nl += 2) {
+                mpz_import(km, nl, -1, 8, 0, 0, ones);
+                g->mul_limbs(&a, &p, ones, nl);
+                g->mul_limbs(&b, &p, ones, nl - 1); /* [2^(64 nl) - 1] = [2^(64 (nl-1)) - 1] */
+                for (size_t j = 0; j < 64; j++)     /*   * 2^64 + [2^64 - 1] */
+                    g->dbl(&b, &b);
+                g->mul_limbs(&t, &p, ones, 1);
+                g->add(&b, &b, &t);
+                assert_jac_eq(g, &a, &b);
+                if (c == 0) {
+                    struct rpt want;
+                    rp_init(&want);
+                    rp_mul(g, &want, &rp, km);
+                    assert_jac_is(g, &a, &want);
+                    rp_clear(&want);
                 }
             }
             /* identities: [k] O = O, [r] P = O, [r - 1] P = -P, nlimbs = 0 */
@@ -1211,8 +1231,8 @@ static void test_affine(void **state)
                 mpz_init(half);
                 mpz_sub_ui(half, g->p, 1);
                 mpz_fdiv_q_2exp(half, half, 1);
-                bool big = mpz_sgn(rp.y[1]) ? mpz_cmp(rp.y[1], half) > 0
-                                            : mpz_cmp(rp.y[0], half) > 0;
+                bool big =
+                    mpz_sgn(rp.y[1]) ? mpz_cmp(rp.y[1], half) > 0 : mpz_cmp(rp.y[0], half) > 0;
                 assert_int_equal(big, s);
                 mpz_clear(half);
                 /* the other flag gives -y */
@@ -1371,12 +1391,9 @@ int main(void)
     czk_test_seed_init("test_ec");
     setup_groups();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_constants),
-        cmocka_unit_test(test_add),
-        cmocka_unit_test(test_mul),
-        cmocka_unit_test(test_affine),
-        cmocka_unit_test(test_subgroup),
-        cmocka_unit_test(test_clear_cofactor),
+        cmocka_unit_test(test_constants), cmocka_unit_test(test_add),
+        cmocka_unit_test(test_mul),       cmocka_unit_test(test_affine),
+        cmocka_unit_test(test_subgroup),  cmocka_unit_test(test_clear_cofactor),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     teardown_groups();

@@ -773,6 +773,7 @@ static void test_bls_vectors(void **state) {
                 w[pos] |= bit;                                                                     \
                 EXPECT_REJECT(G, CZK_ERR_FORMAT, czk_##G##_uncompress, w, 0);                      \
                 pos = czk_test_rand64() % (2 * (CB));                                              \
+                bit = (uint8_t)(1u << (czk_test_rand64() % (pos == 0 ? 5 : 8)));                   \
                 memset(w, 0, sizeof w);                                                            \
                 w[0] = 0x40;                                                                       \
                 w[pos] |= bit;                                                                     \

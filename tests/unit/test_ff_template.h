@@ -325,9 +325,9 @@ static void expect_el(const fe *got, const mpz_t want, const char *what)
         if (mpz_cmp(g, P) < 0) {
             mpz_mul(g, g, RINV);
             mpz_mod(g, g, P);
-            CHECK(0, "%s: want %Zd, got %Zd", what, want, g);
+            CHECK(0, "%s: want 0x%Zx, got 0x%Zx", what, want, g);
         }
-        CHECK(0, "%s: want %Zd, got unreduced raw limbs 0x%Zx", what, want, g);
+        CHECK(0, "%s: want 0x%Zx, got unreduced raw limbs 0x%Zx", what, want, g);
     }
 }
 

@@ -124,7 +124,7 @@ static const char *vec_tok(char **s, char *buf, size_t len)
         rand_fp6_##C(&r->c1);                                                                      \
     }                                                                                              \
                                                                                                    \
-    /* The 12 Fp coefficients in tower order (noble's order). */                                  \
+    /* The 12 Fp coefficients in tower order (noble's order). */                                   \
     static struct czk_fp_##C *coef_##C(fp12_##C *a, int i)                                         \
     {                                                                                              \
         struct czk_fp2_##C *f2[6] = {&a->c0.c0, &a->c0.c1, &a->c0.c2,                              \
@@ -206,14 +206,13 @@ static const char *vec_tok(char **s, char *buf, size_t len)
                              CZK_OK);                                                              \
             s = vec_next(&cur, "e");                                                               \
             for (int i = 0; i < 12; i++)                                                           \
-                assert_int_equal(czk_fp_##C##_from_hex(coef_##C(&e, i),                            \
-                                                       vec_tok(&s, tok, sizeof tok)),              \
-                                 CZK_OK);                                                          \
+                assert_int_equal(                                                                  \
+                    czk_fp_##C##_from_hex(coef_##C(&e, i), vec_tok(&s, tok, sizeof tok)), CZK_OK); \
             s = vec_next(&cur, "std");                                                             \
             for (int i = 0; i < 12; i++)                                                           \
-                assert_int_equal(czk_fp_##C##_from_hex(coef_##C(&std, i),                          \
-                                                       vec_tok(&s, tok, sizeof tok)),              \
-                                 CZK_OK);                                                          \
+                assert_int_equal(                                                                  \
+                    czk_fp_##C##_from_hex(coef_##C(&std, i), vec_tok(&s, tok, sizeof tok)),        \
+                    CZK_OK);                                                                       \
             assert_true(czk_g1_##C##_affine_on_curve(&P));                                         \
             assert_true(czk_g2_##C##_affine_on_curve(&Q));                                         \
             czk_pairing_##C(&got, &P, &Q);                                                         \
@@ -315,11 +314,11 @@ static const char *vec_tok(char **s, char *buf, size_t len)
         assert_true(czk_pairing_##C##_check(P, Q, 4));                                             \
         struct czk_g1_##C##_affine keep = P[2];                                                    \
         czk_g1_##C##_affine_neg(&P[2], &P[2]); /* perturbed: one sign flipped */                   \
-        assert_false(czk_pairing_##C##_check(P, Q, 4));                                           \
+        assert_false(czk_pairing_##C##_check(P, Q, 4));                                            \
         P[2] = keep;                                                                               \
         struct czk_g2_##C##_affine keepq = Q[3];                                                   \
         Q[3] = g2; /* perturbed: wrong point */                                                    \
-        assert_false(czk_pairing_##C##_check(P, Q, 4));                                           \
+        assert_false(czk_pairing_##C##_check(P, Q, 4));                                            \
         Q[3] = keepq;                                                                              \
         assert_true(czk_pairing_##C##_check(P, Q, 4));                                             \
         /* 12 pairs (more than one chunk of 8): sum a_i = 0 over P_i = [a_i]G1, Q = G2, with       \
@@ -336,7 +335,7 @@ static const char *vec_tok(char **s, char *buf, size_t len)
         Q[11] = g2;                                                                                \
         assert_true(czk_pairing_##C##_check(P, Q, 12));                                            \
         assert_false(czk_pairing_##C##_check(P, Q, 11));                                           \
-        czk_g2_##C##_affine_set_inf(&Q[9]); /* now missing [a_9]: product != 1 */                 \
+        czk_g2_##C##_affine_set_inf(&Q[9]); /* now missing [a_9]: product != 1 */                  \
         assert_false(czk_pairing_##C##_check(P, Q, 12));                                           \
         Q[9] = g2;                                                                                 \
         assert_true(czk_pairing_##C##_check(P, Q, 12));                                            \
@@ -347,7 +346,7 @@ static const char *vec_tok(char **s, char *buf, size_t len)
         czk_g2_##C##_affine_set_inf(&Q[13]);                                                       \
         assert_true(czk_pairing_##C##_check(P, Q, 14));                                            \
         P[14] = P[7];                                                                              \
-        Q[14] = Q[7];                                                                               \
+        Q[14] = Q[7];                                                                              \
         P[7] = P[12];                                                                              \
         assert_true(czk_pairing_##C##_check(P, Q, 15)); /* moved pair, infinity in its place */    \
         assert_false(czk_pairing_##C##_check(P, Q, 14));                                           \
@@ -571,8 +570,8 @@ int main(void)
 {
     czk_test_seed_init("test_pairing");
     const struct CMUnitTest tests[] = {
-        BOTH(test_tower),      BOTH(test_frobenius_pow), BOTH(test_final_exp),
-        BOTH(test_noble_vectors), BOTH(test_bilinear),   BOTH(test_check),
+        BOTH(test_tower),          BOTH(test_frobenius_pow), BOTH(test_final_exp),
+        BOTH(test_noble_vectors),  BOTH(test_bilinear),      BOTH(test_check),
         BOTH(test_infinity_multi),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * circom/snarkjs binary files: .r1cs, .wtns (v2) and Groth16 .zkey — the internal
+ * contract between the readers/writers (src/io/) and their users (prover, dev setup,
+ * circuit generator). All three are iden3 "binfile" containers: 4-byte magic,
+ * u32 version, u32 section count, then sections {u32 type, u64 size, bytes}; every
+ * integer little-endian; sections are located by id, never by position (snarkjs
+ * writes them out of numeric order). The ffjavascript/snarkjs sources in
+ * node_modules are the specification (r1csfile, wtns_utils, zkey_utils).
+ *
+ * Scalar-field elements of both curves are 4 x 64-bit limbs, so they are handled
+ * here as `uint64_t[4]` whatever the curve. Readers validate everything before any
+ * heavy work and name file, section and offset in `err`.
+ *
+ * Ownership: *_load fills a caller-provided struct and *_free releases it
+ * (_free on a zeroed struct is a no-op). Readers memory-map the file; pointers into
+ * it stay valid until _free. Structs are read-only after load and may be shared
+ * between threads.
+ */
+#ifndef CZK_IO_FORMATS_H
+#define CZK_IO_FORMATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "czk/czk_groth16.h"
+
+/* A read-only memory map of a whole file. */
+struct czk_mapped_file {
+    const uint8_t *data;
+    size_t size;
+    void *map; /* munmap handle (NULL for an empty file) */
+};
+
+/* Compressed sparse rows: row i has entries [row_ptr[i], row_ptr[i+1]) of col/val.
+ * Values are in Montgomery form. */
+struct czk_csr {
+    uint32_t n_rows, n_cols;
+    uint64_t nnz;
+    uint64_t *row_ptr;     /* n_rows + 1 */
+    uint32_t *col;         /* nnz */
+    uint64_t (*val)[4];    /* nnz, Montgomery form */
+};
+
+enum czk_matrix { CZK_MATRIX_A = 0, CZK_MATRIX_B = 1, CZK_MATRIX_C = 2 };
+
+/* .r1cs: the constraints A·w ∘ B·w = C·w as three CSR matrices (rows = constraints,
+ * cols = wires). Wire 0 is the constant 1; wires 1..n_pub_out+n_pub_in are public. */
+struct czk_r1cs {
+    enum czk_groth16_curve curve;
+    uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
+    uint64_t n_labels;
+    struct czk_csr m[3];
+    uint64_t *wire_to_label; /* n_wires, or NULL if the section is absent */
+};
+
+/* .wtns v2: n witness values, canonical (not Montgomery), little-endian, each < r
+ * (checked at load); borrowed from the mapping when 8-byte aligned, else copied. */
+struct czk_wtns {
+    enum czk_groth16_curve curve;
+    uint32_t n;
+    const uint64_t (*values)[4];
+    struct czk_mapped_file file;
+    void *owned; /* aligned copy, if one was needed */
+};
+
+/* One entry of zkey section 4: coefficient of `signal` in row `constraint` of A (0)
+ * or B (1); value is stored as c·R^2 mod r (zkey_new.js), so one Montgomery product
+ * with a canonical witness value gives Mont(c·w). */
+struct czk_zkey_coef {
+    uint32_t matrix, constraint, signal;
+    uint64_t value[4];
+};
+
+/* snarkjs Groth16 .zkey. Point arrays are in the zkey layout, which equals the czk
+ * affine structs (Montgomery little-endian x||y, G2 c0||c1, infinity = all zeros),
+ * so they are exposed as `const void *` to be cast to the curve's affine type:
+ * struct czk_g1_bn254_affine / czk_g2_bn254_affine, or the bls12_381 ones.
+ * Borrowed from the mapping when the section is 8-byte aligned, else copied once. */
+struct czk_zkey {
+    enum czk_groth16_curve curve;
+    uint32_t n8q, n8r;
+    uint32_t n_vars, n_public, domain_size, lg_domain;
+    const void *alpha1, *beta1, *beta2, *gamma2, *delta1, *delta2; /* one point each */
+    const void *ic;  /* n_public + 1 G1 */
+    uint32_t n_coefs;
+    const struct czk_zkey_coef *coefs; /* decoded copy of section 4 (n_coefs) */
+    const void *a;   /* n_vars G1 (section 5) */
+    const void *b1;  /* n_vars G1 (section 6) */
+    const void *b2;  /* n_vars G2 (section 7) */
+    const void *c;   /* n_vars - n_public - 1 G1 (section 8) */
+    const void *h;   /* domain_size G1 (section 9) */
+    uint8_t hash[32]; /* SHA-256 of the file, for the subgroup-check cache */
+    struct czk_mapped_file file;
+    void *owned[8];  /* aligned copies / decoded arrays to free */
+};
+
+enum czk_io_flags {
+    CZK_IO_SKIP_SUBGROUP = 1u << 0, /* zkey: on-curve checks only (--trust-key) */
+};
+
+enum czk_status czk_mapped_file_open(struct czk_mapped_file *f, const char *path, char *err,
+                                     size_t errlen);
+void czk_mapped_file_close(struct czk_mapped_file *f);
+
+enum czk_status czk_r1cs_load(struct czk_r1cs *r, const char *path, char *err, size_t errlen);
+void czk_r1cs_free(struct czk_r1cs *r);
+enum czk_status czk_wtns_load(struct czk_wtns *w, const char *path, char *err, size_t errlen);
+void czk_wtns_free(struct czk_wtns *w);
+/* Loads and validates a zkey: header and section sizes against counts, field moduli
+ * against the curve, every point on its curve; the subgroup check (multithreaded,
+ * `threads` = 0 means all cores) is skipped with CZK_IO_SKIP_SUBGROUP. */
+enum czk_status czk_zkey_load(struct czk_zkey *z, const char *path, unsigned flags,
+                              unsigned threads, char *err, size_t errlen);
+void czk_zkey_free(struct czk_zkey *z);
+
+/* Writers (used by `czk gen-circuit` and `czk setup --dev`). Values given in the
+ * in-memory forms above; the writers emit exactly what snarkjs reads. */
+enum czk_status czk_r1cs_write(const char *path, const struct czk_r1cs *r, char *err,
+                               size_t errlen);
+enum czk_status czk_wtns_write(const char *path, enum czk_groth16_curve curve,
+                               const uint64_t (*values)[4], uint32_t n, char *err, size_t errlen);
+/* Writes a zkey from a struct whose pointers reference memory of the caller (not a
+ * mapping); sections 1-10 in snarkjs's order, section 10 (contributions) empty. */
+enum czk_status czk_zkey_write(const char *path, const struct czk_zkey *z, char *err,
+                               size_t errlen);
+
+#endif

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Pippenger MSM over g1_bn254: the msm_impl.h template instantiated for this group. */
+#define MSM_G g1_bn254
+#define MSM_F fp_bn254
+#define MSM_INV_VT czk_fp_bn254_inv_vartime
+#define MSM_ACCUM_DEFAULT CZK_MSM_ACCUM_XYZZ
+#include "msm/msm_impl.h"

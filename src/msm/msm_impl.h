@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Pippenger multi-scalar multiplication template, instantiated once per group (as
+ * src/ec/ec_impl.h is). The including file defines
+ *   MSM_G   the group (g1_bn254, ...), pasted into czk_MSM_G_* names
+ *   MSM_F   its coordinate field (fp_bn254, fp2_bn254, ...)
+ *   MSM_ACCUM_DEFAULT   the accumulation kernel AUTO resolves to (enum czk_msm_accum)
+ *   MSM_INV_VT  the fastest inversion of MSM_F (variable time is fine: public data)
+ * and includes this file once; it defines czk_msm_MSM_G and czk_msm_MSM_G_ex.
+ *
+ * Algorithm (one call):
+ *  1. Classification, parallel over blocks of points: scalars 0 and bases at infinity
+ *     are dropped, scalars 1 are summed directly with mixed additions (per block on the
+ *     stack, then into one accumulator per worker), the rest are counted per block
+ *     together with the largest bit length. A second pass writes the indices of the
+ *     remaining ("general") points into one compact index array (uint32, 4 bytes per
+ *     point: the only allocation that grows with n besides the buckets).
+ *  2. The cost model (msm_plan.c) picks the window c and the chunks per window k.
+ *     Digits are Booth-recoded on the fly (msm_internal.h), so no digit array is needed:
+ *     digits lie in [-2^(c-1), 2^(c-1)] and digit d goes to bucket |d| - 1 with the sign
+ *     applied to the base's y.
+ *  3. W k tasks (window, chunk), taken by the workers of czk_parallel_for; each worker
+ *     owns one bucket set, so the hot loop takes no lock. A task accumulates its points
+ *     into the buckets, then reduces them by the running sum
+ *       run += B[b], tot += run   for b = top .. 0     (tot = sum (b + 1) B[b])
+ *     and stores tot as its window partial sum.
+ *  4. The calling thread adds the partial sums per window and combines windows by
+ *     Horner's rule with c doublings each, then adds the sum of the scalar-1 points.
+ *
+ * Bucket accumulation kernels:
+ *  - XYZZ (x = X/ZZ, y = Y/ZZZ, ZZ^3 = ZZZ^2): mixed addition madd-2008-s (8M + 2S),
+ *    doubling of an affine point mdbl-2008-s-1 when the bucket equals the base, infinity
+ *    when it is the negation; full addition add-2008-s (12M + 2S) and doubling
+ *    dbl-2008-s-1 (6M + 3S) for the reduction (formulas of the Explicit-Formulas
+ *    Database, "xyzz" coordinates for short Weierstrass curves, with a = 0).
+ *  - AFFINE: buckets stay affine and additions are batched: up to MSM_BATCH pending
+ *    bucket + point additions share one inversion (Montgomery's trick), so an addition
+ *    costs about 5M + 1S plus the amortised inversion. A point whose bucket already has
+ *    a pending addition in the current batch goes into a per-bucket XYZZ overflow
+ *    accumulator instead of waiting, so inputs that hit one bucket over and over (equal
+ *    scalars) cost what the XYZZ kernel costs, never an inversion per point.
+ *
+ * Threading: czk_parallel_for only; workers write disjoint memory (their bucket set,
+ * their accumulator slot, their tasks' result slots). Ownership: the call allocates its
+ * scratch once and frees it before returning; bases and scalars are only read.
+ * Variable time: for public data only.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "msm/msm.h"
+#include "msm/msm_internal.h"
+
+#define MSM_CAT_(a, b) a##b
+#define MSM_CAT(a, b) MSM_CAT_(a, b)
+#define G_FN(x) MSM_CAT(MSM_CAT(czk_, MSM_G), _##x)
+#define MSM_FN(x) MSM_CAT(MSM_CAT(czk_msm_, MSM_G), x)
+#define G_T struct MSM_CAT(czk_, MSM_G)
+#define A_T struct MSM_CAT(MSM_CAT(czk_, MSM_G), _affine)
+#define F_FN(x) MSM_CAT(MSM_CAT(czk_, MSM_F), _##x)
+#define F_T struct MSM_CAT(czk_, MSM_F)
+
+/* Points per classification block. */
+#define MSM_BLOCK 4096u
+/* Pending additions per affine batch (upper bound; see msm_affine_batch_size). */
+#define MSM_BATCH 1024u
+/* Points whose digits are computed ahead of use (bucket and base prefetched). */
+#define MSM_AHEAD 4u
+
+struct xyzz {
+    F_T x, y, zz, zzz;
+};
+
+/* ---- XYZZ arithmetic ------------------------------------------------------------------------ */
+
+static inline void xyzz_set_inf(struct xyzz *p)
+{
+    F_FN(zero)(&p->zz);
+    F_FN(zero)(&p->zzz);
+}
+
+static inline bool xyzz_is_inf(const struct xyzz *p) { return F_FN(is_zero)(&p->zz); }
+
+static inline void xyzz_from_affine(struct xyzz *p, const F_T *x, const F_T *y)
+{
+    p->x = *x;
+    p->y = *y;
+    F_FN(one)(&p->zz);
+    F_FN(one)(&p->zzz);
+}
+
+/* p = 2 (x, y) for an affine point (not infinity; y != 0 on these curves): mdbl-2008-s-1. */
+static void xyzz_dbl_affine(struct xyzz *p, const F_T *x, const F_T *y)
+{
+    F_T u, v, w, s, m, t;
+    F_FN(dbl)(&u, y);      /* U = 2 Y */
+    F_FN(sqr)(&v, &u);     /* V = U^2 */
+    F_FN(mul)(&w, &u, &v); /* W = U V */
+    F_FN(mul)(&s, x, &v);  /* S = X V */
+    F_FN(sqr)(&m, x);      /* M = 3 X^2 */
+    F_FN(dbl)(&t, &m);
+    F_FN(add)(&m, &m, &t);
+    F_FN(sqr)(&p->x, &m); /* X3 = M^2 - 2 S */
+    F_FN(sub)(&p->x, &p->x, &s);
+    F_FN(sub)(&p->x, &p->x, &s);
+    F_FN(sub)(&t, &s, &p->x); /* Y3 = M (S - X3) - W Y */
+    F_FN(mul)(&t, &t, &m);
+    F_FN(mul)(&s, &w, y);
+    F_FN(sub)(&p->y, &t, &s);
+    p->zz = v;  /* ZZ3 = V */
+    p->zzz = w; /* ZZZ3 = W */
+}
+
+/* r = 2 p: dbl-2008-s-1 with a = 0. r may alias p. */
+static void xyzz_dbl(struct xyzz *r, const struct xyzz *p)
+{
+    if (xyzz_is_inf(p)) {
+        xyzz_set_inf(r);
+        return;
+    }
+    F_T u, v, w, s, m, t, x3;
+    F_FN(dbl)(&u, &p->y);     /* U = 2 Y1 */
+    F_FN(sqr)(&v, &u);        /* V = U^2 */
+    F_FN(mul)(&w, &u, &v);    /* W = U V */
+    F_FN(mul)(&s, &p->x, &v); /* S = X1 V */
+    F_FN(sqr)(&m, &p->x);     /* M = 3 X1^2 */
+    F_FN(dbl)(&t, &m);
+    F_FN(add)(&m, &m, &t);
+    F_FN(sqr)(&x3, &m); /* X3 = M^2 - 2 S */
+    F_FN(sub)(&x3, &x3, &s);
+    F_FN(sub)(&x3, &x3, &s);
+    F_FN(sub)(&t, &s, &x3); /* Y3 = M (S - X3) - W Y1 */
+    F_FN(mul)(&t, &t, &m);
+    F_FN(mul)(&s, &w, &p->y);
+    F_FN(mul)(&r->zz, &p->zz, &v);    /* ZZ3 = V ZZ1 */
+    F_FN(mul)(&r->zzz, &p->zzz, &w);  /* ZZZ3 = W ZZZ1 */
+    F_FN(sub)(&r->y, &t, &s);
+    r->x = x3;
+}
+
+/* p += (x2, y2), an affine point that is not infinity: madd-2008-s. */
+static void xyzz_madd(struct xyzz *p, const F_T *x2, const F_T *y2)
+{
+    if (xyzz_is_inf(p)) {
+        xyzz_from_affine(p, x2, y2);
+        return;
+    }
+    F_T pp, ppp, q, r, t;
+    F_FN(mul)(&t, x2, &p->zz); /* P = U2 - X1, U2 = X2 ZZ1 */
+    F_FN(sub)(&t, &t, &p->x);
+    F_FN(mul)(&r, y2, &p->zzz); /* R = S2 - Y1, S2 = Y2 ZZZ1 */
+    F_FN(sub)(&r, &r, &p->y);
+    if (F_FN(is_zero)(&t)) {
+        if (F_FN(is_zero)(&r))
+            xyzz_dbl_affine(p, x2, y2); /* same point */
+        else
+            xyzz_set_inf(p); /* opposite points */
+        return;
+    }
+    F_FN(sqr)(&pp, &t);         /* PP = P^2 */
+    F_FN(mul)(&ppp, &t, &pp);   /* PPP = P PP */
+    F_FN(mul)(&q, &p->x, &pp);  /* Q = X1 PP */
+    F_FN(mul)(&p->zz, &p->zz, &pp);    /* ZZ3 = ZZ1 PP */
+    F_FN(mul)(&p->zzz, &p->zzz, &ppp); /* ZZZ3 = ZZZ1 PPP */
+    F_FN(sqr)(&t, &r);          /* X3 = R^2 - PPP - 2 Q */
+    F_FN(sub)(&t, &t, &ppp);
+    F_FN(sub)(&t, &t, &q);
+    F_FN(sub)(&t, &t, &q);
+    F_FN(sub)(&q, &q, &t); /* Y3 = R (Q - X3) - Y1 PPP */
+    F_FN(mul)(&q, &q, &r);
+    F_FN(mul)(&ppp, &ppp, &p->y);
+    F_FN(sub)(&p->y, &q, &ppp);
+    p->x = t;
+}
+
+/* p += q: add-2008-s. q may alias p. */
+static void xyzz_add(struct xyzz *p, const struct xyzz *q)
+{
+    if (xyzz_is_inf(q))
+        return;
+    if (xyzz_is_inf(p)) {
+        *p = *q;
+        return;
+    }
+    F_T u1, s1, t, r, pp, ppp, w;
+    F_FN(mul)(&u1, &p->x, &q->zz);  /* U1 = X1 ZZ2 */
+    F_FN(mul)(&t, &q->x, &p->zz);   /* U2 = X2 ZZ1 */
+    F_FN(mul)(&s1, &p->y, &q->zzz); /* S1 = Y1 ZZZ2 */
+    F_FN(mul)(&r, &q->y, &p->zzz);  /* S2 = Y2 ZZZ1 */
+    F_FN(sub)(&t, &t, &u1);         /* P = U2 - U1 */
+    F_FN(sub)(&r, &r, &s1);         /* R = S2 - S1 */
+    if (F_FN(is_zero)(&t)) {
+        if (F_FN(is_zero)(&r))
+            xyzz_dbl(p, p);
+        else
+            xyzz_set_inf(p);
+        return;
+    }
+    F_FN(sqr)(&pp, &t);       /* PP = P^2 */
+    F_FN(mul)(&ppp, &t, &pp); /* PPP = P PP */
+    F_FN(mul)(&u1, &u1, &pp); /* Q = U1 PP */
+    F_FN(mul)(&p->zz, &p->zz, &q->zz); /* ZZ3 = ZZ1 ZZ2 PP */
+    F_FN(mul)(&p->zz, &p->zz, &pp);
+    F_FN(mul)(&p->zzz, &p->zzz, &q->zzz); /* ZZZ3 = ZZZ1 ZZZ2 PPP */
+    F_FN(mul)(&p->zzz, &p->zzz, &ppp);
+    F_FN(sqr)(&w, &r); /* X3 = R^2 - PPP - 2 Q */
+    F_FN(sub)(&w, &w, &ppp);
+    F_FN(sub)(&w, &w, &u1);
+    F_FN(sub)(&w, &w, &u1);
+    F_FN(sub)(&u1, &u1, &w); /* Y3 = R (Q - X3) - S1 PPP */
+    F_FN(mul)(&u1, &u1, &r);
+    F_FN(mul)(&s1, &s1, &ppp);
+    F_FN(sub)(&p->y, &u1, &s1);
+    p->x = w;
+}
+
+/* Jacobian (X ZZ^2, Y ZZZ^2, ZZZ): with ZZ = Z^2, ZZZ = Z^3 this is (X Z^4, Y Z^6, Z^3),
+ * the same point as (X/ZZ, Y/ZZZ). */
+static void xyzz_to_jacobian(G_T *r, const struct xyzz *p)
+{
+    if (xyzz_is_inf(p)) {
+        G_FN(set_inf)(r);
+        return;
+    }
+    F_T t;
+    F_FN(sqr)(&t, &p->zz);
+    F_FN(mul)(&r->x, &p->x, &t);
+    F_FN(sqr)(&t, &p->zzz);
+    F_FN(mul)(&r->y, &p->y, &t);
+    r->z = p->zzz;
+}
+
+/* ---- shared state of one call --------------------------------------------------------------- */
+
+struct msm_ctx {
+    const A_T *bases;
+    const uint64_t (*scalars)[4];
+    size_t n, nblocks;
+    /* classification */
+    uint32_t *blk_count;   /* general points per block, then their offsets */
+    uint16_t *blk_bits;    /* largest general scalar bit length per block */
+    uint32_t *blk_ones;    /* scalar-1 points per block */
+    struct xyzz *ones;     /* one accumulator per worker */
+    uint32_t *idx;         /* general point indices, block by block */
+    size_t m;
+    /* windows */
+    unsigned c, windows, splits, accum;
+    size_t nb;             /* buckets per window: 2^(c-1) */
+    unsigned char *work;   /* per-worker bucket memory */
+    size_t work_stride;    /* bytes per worker, multiple of 64 */
+    struct xyzz *res;      /* windows * splits partial sums */
+};
+
+static inline bool msm_scalar_is_zero(const uint64_t k[4]) { return (k[0] | k[1] | k[2] | k[3]) == 0; }
+
+static inline bool msm_scalar_is_one(const uint64_t k[4])
+{
+    return ((k[0] ^ 1) | k[1] | k[2] | k[3]) == 0;
+}
+
+static inline unsigned msm_bitlen(const uint64_t k[4])
+{
+    for (unsigned i = 4; i-- > 0;)
+        if (k[i])
+            return 64 * i + 64 - (unsigned)__builtin_clzll(k[i]);
+    return 0;
+}
+
+/* Phase 1: classify blocks [b0, b1), sum the scalar-1 points. */
+static void msm_classify(void *vctx, size_t b0, size_t b1, unsigned worker)
+{
+    struct msm_ctx *ctx = vctx;
+    struct xyzz acc;
+    xyzz_set_inf(&acc);
+    for (size_t b = b0; b < b1; b++) {
+        size_t lo = b * MSM_BLOCK, hi = lo + MSM_BLOCK < ctx->n ? lo + MSM_BLOCK : ctx->n;
+        uint32_t cnt = 0, ones = 0;
+        uint64_t or_[4] = {0, 0, 0, 0};
+        for (size_t i = lo; i < hi; i++) {
+            const uint64_t *k = ctx->scalars[i];
+            if (msm_scalar_is_zero(k))
+                continue;
+            const A_T *p = &ctx->bases[i];
+            if (G_FN(affine_is_inf)(p))
+                continue;
+            if (msm_scalar_is_one(k)) {
+                xyzz_madd(&acc, &p->x, &p->y);
+                ones++;
+                continue;
+            }
+            cnt++;
+            for (int l = 0; l < 4; l++)
+                or_[l] |= k[l];
+        }
+        ctx->blk_count[b] = cnt;
+        ctx->blk_ones[b] = ones;
+        ctx->blk_bits[b] = (uint16_t)msm_bitlen(or_);
+    }
+    xyzz_add(&ctx->ones[worker], &acc);
+}
+
+/* Phase 1b: write the general indices of blocks [b0, b1) at their offsets. */
+static void msm_compact(void *vctx, size_t b0, size_t b1, unsigned worker)
+{
+    (void)worker;
+    struct msm_ctx *ctx = vctx;
+    for (size_t b = b0; b < b1; b++) {
+        size_t lo = b * MSM_BLOCK, hi = lo + MSM_BLOCK < ctx->n ? lo + MSM_BLOCK : ctx->n;
+        uint32_t *o = ctx->idx + ctx->blk_count[b];
+        for (size_t i = lo; i < hi; i++) {
+            const uint64_t *k = ctx->scalars[i];
+            if (msm_scalar_is_zero(k) || msm_scalar_is_one(k) ||
+                G_FN(affine_is_inf)(&ctx->bases[i]))
+                continue;
+            *o++ = (uint32_t)i;
+        }
+    }
+}
+
+static inline void msm_prefetch(const void *p, size_t bytes)
+{
+    const char *c = p;
+    for (size_t o = 0; o < bytes; o += 64)
+        __builtin_prefetch(c + o, 1, 3);
+}
+
+/* Running-sum reduction of buckets [0, top]: returns sum (b + 1) B[b]. */
+static void msm_reduce_xyzz(struct xyzz *tot, const struct xyzz *bk, size_t top)
+{
+    struct xyzz run;
+    xyzz_set_inf(&run);
+    xyzz_set_inf(tot);
+    for (size_t b = top + 1; b-- > 0;) {
+        xyzz_add(&run, &bk[b]);
+        xyzz_add(tot, &run);
+    }
+}
+
+/* ---- XYZZ accumulation ---------------------------------------------------------------------- */
+
+static void msm_task_xyzz(struct msm_ctx *ctx, struct xyzz *out, unsigned w, size_t lo, size_t hi,
+                          struct xyzz *bk)
+{
+    const A_T *bases = ctx->bases;
+    const uint64_t(*sc)[4] = ctx->scalars;
+    const uint32_t *idx = ctx->idx;
+    const unsigned c = ctx->c;
+    memset(bk, 0, ctx->nb * sizeof *bk);
+    size_t top = 0;
+    bool any = false;
+    /* Ring of the next MSM_AHEAD digits, their buckets and bases prefetched. */
+    int32_t dq[MSM_AHEAD];
+    uint32_t iq[MSM_AHEAD];
+    size_t fill = 0;
+    for (; fill < MSM_AHEAD && lo + fill < hi; fill++) {
+        iq[fill] = idx[lo + fill];
+        dq[fill] = czk_msm_booth(sc[iq[fill]], w, c);
+    }
+    F_T ny;
+    for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
+        uint32_t i = iq[s];
+        int32_t d = dq[s];
+        if (j + MSM_AHEAD < hi) {
+            uint32_t i2 = idx[j + MSM_AHEAD];
+            int32_t d2 = czk_msm_booth(sc[i2], w, c);
+            iq[s] = i2;
+            dq[s] = d2;
+            if (d2 != 0) {
+                msm_prefetch(&bk[(d2 < 0 ? -d2 : d2) - 1], sizeof *bk);
+                msm_prefetch(&bases[i2], sizeof bases[i2]);
+            }
+        }
+        if (d == 0)
+            continue;
+        size_t b;
+        if (d > 0) {
+            b = (size_t)d - 1;
+            xyzz_madd(&bk[b], &bases[i].x, &bases[i].y);
+        } else {
+            b = (size_t)(-d) - 1;
+            F_FN(neg)(&ny, &bases[i].y);
+            xyzz_madd(&bk[b], &bases[i].x, &ny);
+        }
+        any = true;
+        if (b > top)
+            top = b;
+    }
+    if (!any) {
+        xyzz_set_inf(out);
+        return;
+    }
+    msm_reduce_xyzz(out, bk, top);
+}
+
+/* ---- batched affine accumulation ------------------------------------------------------------ */
+
+/* Bucket states of the affine kernel. */
+#define MSM_ST_FULL 1u /* the affine bucket holds a point */
+#define MSM_ST_BUSY 2u /* it has a pending addition in the current batch */
+#define MSM_ST_OV 4u   /* its XYZZ overflow accumulator is in use */
+
+struct msm_aff_ws {
+    A_T *aff;             /* nb affine buckets */
+    struct xyzz *ov;      /* nb overflow accumulators */
+    unsigned char *st;    /* nb states */
+    F_T *den, *pre;       /* batch denominators and prefix products */
+    uint32_t *pb, *pi;    /* batch bucket and point; pi top bit: negated; 0xffffffff: double */
+    size_t batch;
+};
+
+#define MSM_PI_NEG 0x80000000u
+#define MSM_PI_DBL 0xffffffffu
+
+static size_t msm_affine_batch_size(size_t nb)
+{
+    /* Keep the chance that a point finds its bucket busy around 1/8 at most. */
+    size_t b = nb / 4;
+    if (b > MSM_BATCH)
+        b = MSM_BATCH;
+    return b < 1 ? 1 : b;
+}
+
+static size_t msm_affine_ws_bytes(size_t nb)
+{
+    size_t batch = msm_affine_batch_size(nb);
+    size_t s = nb * (sizeof(A_T) + sizeof(struct xyzz) + 1) + 2 * batch * sizeof(F_T) +
+               2 * batch * sizeof(uint32_t);
+    return s + 8 * 64;
+}
+
+static inline unsigned char *msm_align64(unsigned char *p)
+{
+    return (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
+
+static void msm_affine_ws_init(struct msm_aff_ws *ws, unsigned char *mem, size_t nb)
+{
+    ws->batch = msm_affine_batch_size(nb);
+    unsigned char *p = msm_align64(mem);
+    ws->ov = (struct xyzz *)p;
+    p = msm_align64(p + nb * sizeof(struct xyzz));
+    ws->aff = (A_T *)p;
+    p = msm_align64(p + nb * sizeof(A_T));
+    ws->den = (F_T *)p;
+    p = msm_align64(p + ws->batch * sizeof(F_T));
+    ws->pre = (F_T *)p;
+    p = msm_align64(p + ws->batch * sizeof(F_T));
+    ws->pb = (uint32_t *)p;
+    p = msm_align64(p + ws->batch * sizeof(uint32_t));
+    ws->pi = (uint32_t *)p;
+    p = msm_align64(p + ws->batch * sizeof(uint32_t));
+    ws->st = p;
+}
+
+/* Applies the cnt pending additions: one inversion of the product of the denominators,
+ * then for each (walking back) lambda = num / den and the affine chord (or tangent). */
+static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases, size_t cnt)
+{
+    if (cnt == 0)
+        return;
+    F_T acc, inv, lam, t, x3, ny;
+    acc = ws->den[0];
+    ws->pre[0] = acc;
+    for (size_t e = 1; e < cnt; e++) {
+        F_FN(mul)(&acc, &acc, &ws->den[e]);
+        ws->pre[e] = acc;
+    }
+    MSM_INV_VT(&inv, &acc);
+    for (size_t e = cnt; e-- > 0;) {
+        /* inv = (den[0] ... den[e])^-1 here. */
+        F_T de;
+        if (e > 0) {
+            F_FN(mul)(&de, &inv, &ws->pre[e - 1]); /* 1 / den[e] */
+            F_FN(mul)(&inv, &inv, &ws->den[e]);
+        } else {
+            de = inv;
+        }
+        uint32_t b = ws->pb[e], pi = ws->pi[e];
+        A_T *B = &ws->aff[b];
+        if (pi == MSM_PI_DBL) {
+            /* lambda = 3 x^2 / (2 y) */
+            F_FN(sqr)(&t, &B->x);
+            F_FN(dbl)(&lam, &t);
+            F_FN(add)(&lam, &lam, &t);
+            F_FN(mul)(&lam, &lam, &de);
+            F_FN(sqr)(&x3, &lam); /* x3 = lambda^2 - 2 x */
+            F_FN(sub)(&x3, &x3, &B->x);
+            F_FN(sub)(&x3, &x3, &B->x);
+        } else {
+            const A_T *P = &bases[pi & ~MSM_PI_NEG];
+            const F_T *py = &P->y;
+            if (pi & MSM_PI_NEG) {
+                F_FN(neg)(&ny, &P->y);
+                py = &ny;
+            }
+            F_FN(sub)(&lam, py, &B->y); /* lambda = (y2 - y1) / (x2 - x1) */
+            F_FN(mul)(&lam, &lam, &de);
+            F_FN(sqr)(&x3, &lam); /* x3 = lambda^2 - x1 - x2 */
+            F_FN(sub)(&x3, &x3, &B->x);
+            F_FN(sub)(&x3, &x3, &P->x);
+        }
+        F_FN(sub)(&t, &B->x, &x3); /* y3 = lambda (x1 - x3) - y1 */
+        F_FN(mul)(&t, &t, &lam);
+        F_FN(sub)(&B->y, &t, &B->y);
+        B->x = x3;
+        ws->st[b] &= (unsigned char)~MSM_ST_BUSY;
+    }
+}
+
+static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, size_t lo,
+                            size_t hi, unsigned char *mem)
+{
+    const A_T *bases = ctx->bases;
+    const uint64_t(*sc)[4] = ctx->scalars;
+    const uint32_t *idx = ctx->idx;
+    const unsigned c = ctx->c;
+    struct msm_aff_ws ws;
+    msm_affine_ws_init(&ws, mem, ctx->nb);
+    memset(ws.st, 0, ctx->nb);
+    size_t cnt = 0, top = 0;
+    bool any = false;
+    int32_t dq[MSM_AHEAD];
+    uint32_t iq[MSM_AHEAD];
+    size_t fill = 0;
+    for (; fill < MSM_AHEAD && lo + fill < hi; fill++) {
+        iq[fill] = idx[lo + fill];
+        dq[fill] = czk_msm_booth(sc[iq[fill]], w, c);
+    }
+    F_T ny;
+    for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
+        uint32_t i = iq[s];
+        int32_t d = dq[s];
+        if (j + MSM_AHEAD < hi) {
+            uint32_t i2 = idx[j + MSM_AHEAD];
+            int32_t d2 = czk_msm_booth(sc[i2], w, c);
+            iq[s] = i2;
+            dq[s] = d2;
+            if (d2 != 0) {
+                size_t b2 = (size_t)(d2 < 0 ? -d2 : d2) - 1;
+                msm_prefetch(&ws.aff[b2], sizeof ws.aff[b2]);
+                msm_prefetch(&bases[i2], sizeof bases[i2]);
+            }
+        }
+        if (d == 0)
+            continue;
+        size_t b = (size_t)(d < 0 ? -d : d) - 1;
+        const A_T *P = &bases[i];
+        const F_T *py = &P->y;
+        if (d < 0) {
+            F_FN(neg)(&ny, &P->y);
+            py = &ny;
+        }
+        any = true;
+        if (b > top)
+            top = b;
+        unsigned char st = ws.st[b];
+        if (!(st & MSM_ST_FULL)) {
+            ws.aff[b].x = P->x;
+            ws.aff[b].y = *py;
+            ws.st[b] = (unsigned char)(st | MSM_ST_FULL);
+            continue;
+        }
+        if (st & MSM_ST_BUSY) {
+            if (!(st & MSM_ST_OV)) {
+                xyzz_from_affine(&ws.ov[b], &P->x, py);
+                ws.st[b] = (unsigned char)(st | MSM_ST_OV);
+            } else {
+                xyzz_madd(&ws.ov[b], &P->x, py);
+            }
+            continue;
+        }
+        A_T *B = &ws.aff[b];
+        F_FN(sub)(&ws.den[cnt], &P->x, &B->x);
+        if (F_FN(is_zero)(&ws.den[cnt])) {
+            if (!F_FN(eq)(py, &B->y)) {
+                ws.st[b] = (unsigned char)(st & ~MSM_ST_FULL); /* B + (-B) */
+                continue;
+            }
+            F_FN(dbl)(&ws.den[cnt], &B->y); /* B + B: tangent, den = 2 y */
+            ws.pi[cnt] = MSM_PI_DBL;
+        } else {
+            ws.pi[cnt] = i | (d < 0 ? MSM_PI_NEG : 0);
+        }
+        ws.pb[cnt] = (uint32_t)b;
+        ws.st[b] = (unsigned char)(st | MSM_ST_BUSY);
+        if (++cnt == ws.batch) {
+            msm_affine_flush(&ws, bases, cnt);
+            cnt = 0;
+        }
+    }
+    msm_affine_flush(&ws, bases, cnt);
+    if (!any) {
+        xyzz_set_inf(out);
+        return;
+    }
+    /* Running sum over the affine buckets (mixed additions) and their overflows. */
+    struct xyzz run, tot;
+    xyzz_set_inf(&run);
+    xyzz_set_inf(&tot);
+    for (size_t b = top + 1; b-- > 0;) {
+        unsigned char st = ws.st[b];
+        if (st & MSM_ST_FULL)
+            xyzz_madd(&run, &ws.aff[b].x, &ws.aff[b].y);
+        if (st & MSM_ST_OV)
+            xyzz_add(&run, &ws.ov[b]);
+        xyzz_add(&tot, &run);
+    }
+    *out = tot;
+}
+
+/* ---- window tasks and the entry points ------------------------------------------------------ */
+
+static void msm_window_tasks(void *vctx, size_t t0, size_t t1, unsigned worker)
+{
+    struct msm_ctx *ctx = vctx;
+    unsigned char *mem = ctx->work + (size_t)worker * ctx->work_stride;
+    for (size_t t = t0; t < t1; t++) {
+        unsigned w = (unsigned)(t / ctx->splits);
+        size_t q = t % ctx->splits;
+        size_t lo = ctx->m * q / ctx->splits, hi = ctx->m * (q + 1) / ctx->splits;
+        if (ctx->accum == CZK_MSM_ACCUM_AFFINE)
+            msm_task_affine(ctx, &ctx->res[t], w, lo, hi, mem);
+        else
+            msm_task_xyzz(ctx, &ctx->res[t], w, lo, hi, (struct xyzz *)msm_align64(mem));
+    }
+}
+
+/* Cost of one reduction addition relative to one accumulation (see czk_msm_plan). */
+static double msm_reduce_cost(unsigned accum) { return accum == CZK_MSM_ACCUM_AFFINE ? 1.9 : 1.4; }
+
+static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_t (*scalars)[4],
+                               size_t n, unsigned threads, const struct czk_msm_opts *opts,
+                               struct czk_msm_stats *stats)
+{
+    struct msm_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.bases = bases;
+    ctx.scalars = scalars;
+    ctx.n = n;
+    ctx.nblocks = (n + MSM_BLOCK - 1) / MSM_BLOCK;
+    unsigned T = czk_threads_resolve(threads);
+    if (T > 256)
+        T = 256;
+    enum czk_status st = CZK_ERR_NOMEM;
+    if (stats)
+        memset(stats, 0, sizeof *stats);
+    if (n == 0) {
+        xyzz_set_inf(out);
+        return CZK_OK;
+    }
+
+    ctx.blk_count = malloc(ctx.nblocks * sizeof *ctx.blk_count);
+    ctx.blk_ones = malloc(ctx.nblocks * sizeof *ctx.blk_ones);
+    ctx.blk_bits = malloc(ctx.nblocks * sizeof *ctx.blk_bits);
+    ctx.ones = malloc(T * sizeof *ctx.ones);
+    if (!ctx.blk_count || !ctx.blk_ones || !ctx.blk_bits || !ctx.ones)
+        goto done;
+    for (unsigned t = 0; t < T; t++)
+        xyzz_set_inf(&ctx.ones[t]);
+    czk_parallel_for(ctx.nblocks, 1, T, msm_classify, &ctx);
+
+    struct xyzz acc;
+    xyzz_set_inf(&acc);
+    for (unsigned t = 0; t < T; t++)
+        xyzz_add(&acc, &ctx.ones[t]);
+    size_t m = 0, ones = 0;
+    unsigned bits = 0;
+    for (size_t b = 0; b < ctx.nblocks; b++) {
+        uint32_t cnt = ctx.blk_count[b];
+        ctx.blk_count[b] = (uint32_t)m; /* becomes the block's offset */
+        m += cnt;
+        ones += ctx.blk_ones[b];
+        if (ctx.blk_bits[b] > bits)
+            bits = ctx.blk_bits[b];
+    }
+    ctx.m = m;
+    unsigned accum = opts && opts->accum ? opts->accum : MSM_ACCUM_DEFAULT;
+    unsigned c = 0, k = 0;
+    if (m > 0) {
+        czk_msm_plan(m, bits, T, msm_reduce_cost(accum), CZK_MSM_C_AUTO_MAX, &c, &k);
+        if (opts && opts->c)
+            c = opts->c < CZK_MSM_C_MAX ? opts->c : CZK_MSM_C_MAX;
+        if (opts && opts->splits)
+            k = opts->splits;
+        if (k > m)
+            k = (unsigned)m;
+        ctx.c = c;
+        ctx.splits = k;
+        ctx.windows = czk_msm_windows(bits, c);
+        ctx.nb = (size_t)1 << (c - 1);
+        ctx.accum = accum;
+        size_t tasks = (size_t)ctx.windows * k;
+        unsigned workers = tasks < T ? (unsigned)tasks : T;
+        size_t ws = accum == CZK_MSM_ACCUM_AFFINE ? msm_affine_ws_bytes(ctx.nb)
+                                                  : ctx.nb * sizeof(struct xyzz) + 64;
+        ctx.work_stride = (ws + 63) & ~(size_t)63;
+        ctx.idx = malloc(m * sizeof *ctx.idx);
+        ctx.res = malloc(tasks * sizeof *ctx.res);
+        ctx.work = malloc(ctx.work_stride * workers);
+        if (!ctx.idx || !ctx.res || !ctx.work)
+            goto done;
+        czk_parallel_for(ctx.nblocks, 1, T, msm_compact, &ctx);
+        czk_parallel_for(tasks, 1, workers, msm_window_tasks, &ctx);
+
+        /* Horner over the windows, top first: acc_w = 2^c acc_{w+1} + S_w. */
+        struct xyzz win;
+        xyzz_set_inf(&win);
+        for (unsigned w = ctx.windows; w-- > 0;) {
+            if (w + 1 < ctx.windows)
+                for (unsigned i = 0; i < c && !xyzz_is_inf(&win); i++)
+                    xyzz_dbl(&win, &win);
+            for (size_t q = 0; q < k; q++)
+                xyzz_add(&win, &ctx.res[(size_t)w * k + q]);
+        }
+        xyzz_add(&acc, &win);
+    }
+    *out = acc;
+    if (stats) {
+        stats->c = c;
+        stats->splits = k;
+        stats->windows = ctx.windows;
+        stats->threads = T;
+        stats->accum = m > 0 ? accum : 0;
+        stats->n_general = m;
+        stats->n_ones = ones;
+    }
+    st = CZK_OK;
+done:
+    free(ctx.blk_count);
+    free(ctx.blk_ones);
+    free(ctx.blk_bits);
+    free(ctx.ones);
+    free(ctx.idx);
+    free(ctx.res);
+    free(ctx.work);
+    return st;
+}
+
+/* Indices are uint32 with a flag in the top bit (the affine kernel): inputs beyond 2^30
+ * points are cut into pieces whose sums are added. */
+#define MSM_PIECE ((size_t)1 << 30)
+
+enum czk_status MSM_FN(_ex)(G_T *out, const A_T *bases, const uint64_t (*scalars)[4], size_t n,
+                            unsigned threads, const struct czk_msm_opts *opts,
+                            struct czk_msm_stats *stats)
+{
+    struct xyzz sum, part;
+    xyzz_set_inf(&sum);
+    size_t done = 0;
+    do {
+        size_t len = n - done < MSM_PIECE ? n - done : MSM_PIECE;
+        enum czk_status st = msm_run(&part, bases + done, scalars + done, len, threads, opts,
+                                     stats);
+        if (st != CZK_OK)
+            return st;
+        xyzz_add(&sum, &part);
+        done += len;
+    } while (done < n);
+    xyzz_to_jacobian(out, &sum);
+    return CZK_OK;
+}
+
+enum czk_status MSM_FN()(G_T *out, const A_T *bases, const uint64_t (*scalars)[4], size_t n,
+                         unsigned threads)
+{
+    return MSM_FN(_ex)(out, bases, scalars, n, threads, NULL, NULL);
+}

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CPU NTT template, instantiated once per scalar field. The including file defines
+ * NTT_F (fr_bn254 or fr_bls12_381) and includes this file once; it produces
+ * czk_ntt_<F>_tables and czk_ntt_<F>_run of ntt_internal.h and nothing else.
+ *
+ * Algorithm (forward; the inverse reuses it, see below). n = n1 * n2, the data seen
+ * as n1 rows of n2 contiguous elements, a[j1 * n2 + j2]. With k = k1 + n1 * k2,
+ *   A_k = sum_j2 w_n2^(j2 k2) * w_n^(j2 k1) * (sum_j1 a[j1 n2 + j2] w_n1^(j1 k1))
+ * so the transform is (Bailey's four-step, without the transposes):
+ *   1. column phase: an n1-point DIF transform down every column (stride n2), done
+ *      on groups of NTT_COLS adjacent columns at a time so that a group's rows share
+ *      cache lines and its whole working set (n1 x NTT_COLS elements) stays in L2;
+ *      this replaces the lg_n1 large-stride stages of a plain radix-2 transform.
+ *      DIF leaves B[k1][c] in row bitrev(k1);
+ *   2. row phase: each row r is multiplied by w_n^(c * bitrev(r)) (a cached table in
+ *      access order) and transformed by an n2-point DIF in place, in cache;
+ *   3. the result sits at bitrev_n1(k1) * n2 + bitrev_n2(k2) = bitrev_n(k), so one
+ *      bit-reversal permutation restores natural order.
+ * Groups of columns and rows are independent, so both phases run under
+ * czk_parallel_for with no synchronisation beyond the phase barrier. Sizes below
+ * 2^CZK_NTT_LG_FOURSTEP are one DIF transform (lg_n1 = 0).
+ *
+ * Butterflies are radix-4 (two DIF stages per pass over the data: 4 products per 4
+ * elements, as radix-2, but half the loads and stores), with one trailing radix-2
+ * stage when the size is an odd power of two; that stage has only trivial twiddles.
+ *
+ * Inverse: sum_i A_i w^(-ik) is the forward transform read at index (n - k) mod n,
+ * so the inverse runs the forward transform, the bit reversal, then one pass that
+ * swaps k <-> n - k while multiplying by n^-1 (and by shift^-k for a coset). The
+ * twiddle tables are therefore shared by both directions.
+ *
+ * Coset shifts: forward multiplies a_j by shift^j before the transform, in parallel
+ * chunks that each start from shift^begin (one pow per chunk, then one product per
+ * element).
+ *
+ * Threading: every function here is reentrant; the tables are read-only. Nothing is
+ * allocated on the transform path (czk_parallel_for creates its worker threads).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/parallel.h"
+#include "czk/czk_ff.h"
+#include "ntt/ntt_internal.h"
+
+#define NT_CAT_(a, b) a##b
+#define NT_CAT(a, b) NT_CAT_(a, b)
+#define NT_T struct NT_CAT(czk_, NTT_F)
+#define NT_FN(x) NT_CAT(NT_CAT(czk_, NTT_F), _##x)
+#define NT_S(x) NT_CAT(NT_CAT(ntt_, NTT_F), _##x)
+#define NT_API(x) NT_CAT(NT_CAT(czk_ntt_, NTT_F), _##x)
+
+/* Columns per group in the column phase: 8 elements = 256 bytes = 4 cache lines per row. */
+#ifndef NTT_COLS
+#define NTT_COLS 8
+#endif
+
+_Static_assert(sizeof(NT_T) == 4 * sizeof(uint64_t), "Fr elements are 4 limbs");
+
+/* ---- butterflies ------------------------------------------------------------- */
+
+/* (x, y) <- (x + y, x - y). */
+static inline void NT_S(bf2)(NT_T *x, NT_T *y)
+{
+    NT_T u = *x;
+    NT_FN(add)(x, &u, y);
+    NT_FN(sub)(y, &u, y);
+}
+
+/*
+ * Two DIF stages on (x0, x1, x2, x3) = a[j], a[j+q], a[j+2q], a[j+3q] of a block of
+ * 4q with w = w_4q: with t1 = x0 - x2 and t3 = i (x1 - x3), i = w^q = w_4,
+ *   x0 <- (x0 + x2) + (x1 + x3)          x1 <- ((x0 + x2) - (x1 + x3)) w^2j
+ *   x2 <- (t1 + t3) w^j                  x3 <- (t1 - t3) w^3j
+ * which is exactly what the two radix-2 stages of half sizes 2q and q produce.
+ */
+static inline void NT_S(bf4)(NT_T *x0, NT_T *x1, NT_T *x2, NT_T *x3, const NT_T *im,
+                             const NT_T *w1, const NT_T *w2, const NT_T *w3)
+{
+    NT_T t0, t1, t2, t3;
+    NT_FN(add)(&t0, x0, x2);
+    NT_FN(sub)(&t1, x0, x2);
+    NT_FN(add)(&t2, x1, x3);
+    NT_FN(sub)(&t3, x1, x3);
+    NT_FN(mul)(&t3, &t3, im);
+    NT_FN(add)(x0, &t0, &t2);
+    NT_FN(sub)(x1, &t0, &t2);
+    NT_FN(add)(x2, &t1, &t3);
+    NT_FN(sub)(x3, &t1, &t3);
+    if (w1) {
+        NT_FN(mul)(x1, x1, w2);
+        NT_FN(mul)(x2, x2, w1);
+        NT_FN(mul)(x3, x3, w3);
+    }
+}
+
+/*
+ * In-place DIF transform of size m = 2^lg_m on nc interleaved sequences: element i of
+ * sequence c is a[i * rs + c]. tw holds w_m^j for j < m. Output in bit-reversed order.
+ */
+static void NT_S(dif)(NT_T *a, size_t rs, size_t nc, unsigned lg_m, const NT_T *tw)
+{
+    size_t m = (size_t)1 << lg_m;
+    unsigned left = lg_m;
+    size_t blk = m;
+    for (; left >= 2; left -= 2, blk >>= 2) {
+        const NT_T *im = &tw[m / 4];
+        size_t q = blk >> 2, ts = m / blk;
+        for (size_t b = 0; b < m; b += blk) {
+            for (size_t j = 0; j < q; j++) {
+                NT_T *p0 = a + (b + j) * rs, *p1 = p0 + q * rs, *p2 = p1 + q * rs;
+                NT_T *p3 = p2 + q * rs;
+                const NT_T *w1 = j ? &tw[j * ts] : NULL;
+                const NT_T *w2 = &tw[2 * j * ts], *w3 = &tw[3 * j * ts];
+                for (size_t c = 0; c < nc; c++)
+                    NT_S(bf4)(p0 + c, p1 + c, p2 + c, p3 + c, im, w1, w2, w3);
+            }
+        }
+    }
+    if (left == 1) {
+        for (size_t b = 0; b < m; b += 2) {
+            NT_T *p0 = a + b * rs, *p1 = p0 + rs;
+            for (size_t c = 0; c < nc; c++)
+                NT_S(bf2)(p0 + c, p1 + c);
+        }
+    }
+}
+
+/* ---- tables -------------------------------------------------------------------- */
+
+/* t[j] = w^j for j < m. */
+static void NT_S(powers)(NT_T *t, size_t m, const NT_T *w)
+{
+    NT_FN(one)(&t[0]);
+    for (size_t j = 1; j < m; j++)
+        NT_FN(mul)(&t[j], &t[j - 1], w);
+}
+
+struct NT_S(tw2d_ctx) {
+    NT_T *tw2d;
+    const NT_T *w; /* w_n */
+    unsigned lg_n1, lg_n2;
+};
+
+static void NT_S(tw2d_rows)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    struct NT_S(tw2d_ctx) *ctx = vctx;
+    size_t n2 = (size_t)1 << ctx->lg_n2;
+    for (size_t r = begin; r < end; r++) {
+        uint64_t e = czk_ntt_bitrev(r, ctx->lg_n1);
+        NT_T base;
+        NT_FN(pow)(&base, ctx->w, &e, 1);
+        NT_S(powers)(ctx->tw2d + r * n2, n2, &base);
+    }
+}
+
+enum czk_status NT_API(tables)(struct czk_ntt_tables *t, unsigned lg_n,
+                               enum czk_ntt_convention conv, unsigned threads)
+{
+    memset(t, 0, sizeof *t);
+    unsigned lg_n1 = lg_n >= CZK_NTT_LG_FOURSTEP ? lg_n / 2 : 0;
+    unsigned lg_n2 = lg_n - lg_n1;
+    size_t n1 = (size_t)1 << lg_n1, n2 = (size_t)1 << lg_n2;
+    size_t n = n1 * n2;
+    size_t count = n2 + (n1 > 1 ? n1 + n : 0);
+    size_t bytes = (count * sizeof(NT_T) + 63) & ~(size_t)63;
+    NT_T *mem = aligned_alloc(64, bytes);
+    if (!mem)
+        return CZK_ERR_NOMEM;
+    t->lg_n = lg_n;
+    t->lg_n1 = lg_n1;
+    t->lg_n2 = lg_n2;
+    t->mem = mem;
+
+    NT_T w, w1, w2;
+    if (NT_FN(root_of_unity)(&w, lg_n, conv) != CZK_OK ||
+        NT_FN(root_of_unity)(&w1, lg_n1, conv) != CZK_OK ||
+        NT_FN(root_of_unity)(&w2, lg_n2, conv) != CZK_OK) {
+        free(mem);
+        memset(t, 0, sizeof *t);
+        return CZK_ERR_INVALID_ARG;
+    }
+    NT_T *tw2 = mem;
+    NT_S(powers)(tw2, n2, &w2);
+    t->tw2 = (uint64_t(*)[4])tw2;
+    if (n1 > 1) {
+        NT_T *tw1 = mem + n2, *tw2d = tw1 + n1;
+        NT_S(powers)(tw1, n1, &w1);
+        struct NT_S(tw2d_ctx) ctx = {tw2d, &w, lg_n1, lg_n2};
+        unsigned th = lg_n < CZK_NTT_LG_PARALLEL ? 1 : threads;
+        czk_parallel_for(n1, 1, th, NT_S(tw2d_rows), &ctx);
+        t->tw1 = (uint64_t(*)[4])tw1;
+        t->tw2d = (uint64_t(*)[4])tw2d;
+    }
+    NT_T ninv;
+    NT_FN(from_u64)(&ninv, (uint64_t)n);
+    NT_FN(inv_vartime)(&ninv, &ninv);
+    memcpy(t->ninv, ninv.l, sizeof t->ninv);
+    return CZK_OK;
+}
+
+/* ---- transform passes ------------------------------------------------------------ */
+
+struct NT_S(pass) {
+    NT_T *a;
+    const struct czk_ntt_tables *t;
+    NT_T s, sinv, ninv; /* shift, shift^-1 (coset only), n^-1 */
+    int coset;
+};
+
+/* a_j *= s^j over [begin, end). */
+static void NT_S(shift_chunk)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    struct NT_S(pass) *p = vctx;
+    NT_T x;
+    uint64_t e = begin;
+    NT_FN(pow)(&x, &p->s, &e, 1);
+    for (size_t j = begin; j < end; j++) {
+        NT_FN(mul)(&p->a[j], &p->a[j], &x);
+        NT_FN(mul)(&x, &x, &p->s);
+    }
+}
+
+static void NT_S(col_groups)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    struct NT_S(pass) *p = vctx;
+    const struct czk_ntt_tables *t = p->t;
+    size_t n2 = (size_t)1 << t->lg_n2;
+    size_t nc = n2 < NTT_COLS ? n2 : NTT_COLS;
+    for (size_t g = begin; g < end; g++)
+        NT_S(dif)(p->a + g * nc, n2, nc, t->lg_n1, (const NT_T *)t->tw1);
+}
+
+static void NT_S(rows)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    struct NT_S(pass) *p = vctx;
+    const struct czk_ntt_tables *t = p->t;
+    size_t n2 = (size_t)1 << t->lg_n2;
+    const NT_T *tw2d = (const NT_T *)t->tw2d;
+    for (size_t r = begin; r < end; r++) {
+        NT_T *row = p->a + r * n2;
+        if (r) {
+            const NT_T *tr = tw2d + r * n2;
+            for (size_t c = 1; c < n2; c++)
+                NT_FN(mul)(&row[c], &row[c], &tr[c]);
+        }
+        NT_S(dif)(row, 1, 1, t->lg_n2, (const NT_T *)t->tw2);
+    }
+}
+
+static void NT_S(bitrev_chunk)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    struct NT_S(pass) *p = vctx;
+    unsigned lg_n = p->t->lg_n;
+    for (size_t i = begin; i < end; i++) {
+        size_t j = czk_ntt_bitrev(i, lg_n);
+        if (i < j) {
+            NT_T u = p->a[i];
+            p->a[i] = p->a[j];
+            p->a[j] = u;
+        }
+    }
+}
+
+/*
+ * Inverse finish over k in [begin, end) of [0, n/2]: a[k] <- a[n-k] f_k and
+ * a[n-k] <- a[k] f_(n-k) with f_k = n^-1 shift^-k (f_k = n^-1 without a coset).
+ */
+static void NT_S(unreverse_chunk)(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    struct NT_S(pass) *p = vctx;
+    size_t n = (size_t)1 << p->t->lg_n, half = n >> 1;
+    NT_T *a = p->a;
+    NT_T f = p->ninv, g = p->ninv; /* f_k and f_(n-k) */
+    if (p->coset) {
+        uint64_t e = begin;
+        NT_FN(pow)(&f, &p->sinv, &e, 1);
+        e = n - begin;
+        NT_FN(pow)(&g, &p->sinv, &e, 1);
+        NT_FN(mul)(&f, &f, &p->ninv);
+        NT_FN(mul)(&g, &g, &p->ninv);
+    }
+    for (size_t k = begin; k < end; k++) {
+        if (k == 0 || k == half) {
+            NT_FN(mul)(&a[k], &a[k], &f);
+        } else {
+            NT_T x = a[k];
+            NT_FN(mul)(&a[k], &a[n - k], &f);
+            NT_FN(mul)(&a[n - k], &x, &g);
+        }
+        if (p->coset) {
+            NT_FN(mul)(&f, &f, &p->sinv);
+            NT_FN(mul)(&g, &g, &p->s);
+        }
+    }
+}
+
+void NT_API(run)(const struct czk_ntt_tables *t, uint64_t (*data)[4], enum czk_ntt_dir dir,
+                 const uint64_t shift[4], unsigned threads)
+{
+    size_t n1 = (size_t)1 << t->lg_n1, n2 = (size_t)1 << t->lg_n2, n = n1 * n2;
+    if (t->lg_n < CZK_NTT_LG_PARALLEL)
+        threads = 1;
+    struct NT_S(pass) p = {.a = (NT_T *)data, .t = t, .coset = shift != NULL};
+    memcpy(p.ninv.l, t->ninv, sizeof p.ninv.l);
+    if (shift) {
+        memcpy(p.s.l, shift, sizeof p.s.l);
+        NT_FN(inv_vartime)(&p.sinv, &p.s);
+    }
+    if (shift && dir == CZK_NTT_FORWARD)
+        czk_parallel_for(n, 4096, threads, NT_S(shift_chunk), &p);
+
+    if (n1 == 1) {
+        NT_S(dif)(p.a, 1, 1, t->lg_n, (const NT_T *)t->tw2);
+    } else {
+        size_t nc = n2 < NTT_COLS ? n2 : NTT_COLS;
+        czk_parallel_for(n2 / nc, 1, threads, NT_S(col_groups), &p);
+        czk_parallel_for(n1, 1, threads, NT_S(rows), &p);
+    }
+    czk_parallel_for(n, 4096, threads, NT_S(bitrev_chunk), &p);
+
+    if (dir == CZK_NTT_INVERSE)
+        czk_parallel_for(n / 2 + 1, 2048, threads, NT_S(unreverse_chunk), &p);
+}
+
+#undef NT_CAT_
+#undef NT_CAT
+#undef NT_T
+#undef NT_FN
+#undef NT_S
+#undef NT_API
