@@ -11,11 +11,11 @@
  * of czk's value when blst's final exponentiation computes 3 (p^12 - 1)/r; which one
  * is printed), and that both accept the same cancelling 4-pair product.
  *
- * Timed (median over repetitions, runs of the two libraries interleaved so that
- * machine noise hits both alike): the Groth16-shaped 4-pair check, i.e. for czk
- * czk_pairing_bls12_381_check(P, Q, 4) and for blst blst_miller_loop_n over the 4
- * pairs + blst_final_exp + blst_fp12_is_one; plus the single Miller loop and final
- * exponentiation of each. Output lines:
+ * Timed (median over single-operation samples, the two libraries alternating so
+ * that machine noise hits both alike; samples that saw a context switch are retaken): the
+ * Groth16-shaped 4-pair check, i.e. for czk czk_pairing_bls12_381_check(P, Q, 4) and for blst
+ * blst_miller_loop_n over the 4 pairs + blst_final_exp + blst_fp12_is_one; plus the single Miller
+ * loop and final exponentiation of each. Output lines:
  *
  *   bench: pairing curve=bls12_381 op=check4 impl=blst ns=...
  *   bench: pairing curve=bls12_381 op=check4 ratio_czk_over_blst=...
@@ -51,38 +51,34 @@ struct inputs {
     blst_fp12 bf;
 };
 
-static void run_czk(int op, struct inputs *in, long it)
+static void run_czk(int op, struct inputs *in, int k)
 {
     struct czk_fp12_bls12_381 e;
-    for (long k = 0; k < it; k++) {
-        if (op == OP_CHECK4) {
-            e.c0.c0.c0.l[0] = czk_pairing_bls12_381_check(in->P, in->Q, 4);
-        } else if (op == OP_ML1) {
-            czk_pairing_bls12_381_miller_loop(&e, &in->P[k & 3], &in->Q[k & 3], 1);
-        } else {
-            czk_pairing_bls12_381_final_exp(&e, &in->f);
-        }
-        g_sink += e.c0.c0.c0.l[0];
+    if (op == OP_CHECK4) {
+        e.c0.c0.c0.l[0] = czk_pairing_bls12_381_check(in->P, in->Q, 4);
+    } else if (op == OP_ML1) {
+        czk_pairing_bls12_381_miller_loop(&e, &in->P[k & 3], &in->Q[k & 3], 1);
+    } else {
+        czk_pairing_bls12_381_final_exp(&e, &in->f);
     }
+    g_sink += e.c0.c0.c0.l[0];
 }
 
-static void run_blst(int op, struct inputs *in, long it)
+static void run_blst(int op, struct inputs *in, int k)
 {
     blst_fp12 e;
-    for (long k = 0; k < it; k++) {
-        if (op == OP_CHECK4) {
-            blst_miller_loop_n(&e, in->bQp, in->bPp, 4);
-            blst_final_exp(&e, &e);
-            g_sink += blst_fp12_is_one(&e);
-        } else if (op == OP_ML1) {
-            blst_miller_loop(&e, &in->bQ[k & 3], &in->bP[k & 3]);
-        } else {
-            blst_final_exp(&e, &in->bf);
-        }
-        uint64_t w;
-        memcpy(&w, &e, sizeof w);
-        g_sink += w;
+    if (op == OP_CHECK4) {
+        blst_miller_loop_n(&e, in->bQp, in->bPp, 4);
+        blst_final_exp(&e, &e);
+        g_sink += blst_fp12_is_one(&e);
+    } else if (op == OP_ML1) {
+        blst_miller_loop(&e, &in->bQ[k & 3], &in->bP[k & 3]);
+    } else {
+        blst_final_exp(&e, &in->bf);
     }
+    uint64_t w;
+    memcpy(&w, &e, sizeof w);
+    g_sink += w;
 }
 
 int main(int argc, char **argv)
@@ -153,25 +149,27 @@ int main(int argc, char **argv)
     czk_pairing_bls12_381_miller_loop(&in.f, in.P, in.Q, 1);
     blst_miller_loop(&in.bf, &in.bQ[0], &in.bP[0]);
 
-    long it = bench_iters(&o, 40);
+    /* One operation per sample, czk and blst alternating; BENCH_TIME retakes samples
+     * during which the thread was switched out. */
+    int ns = (int)bench_iters(&o, BENCH_MAX_REPS);
+    if (ns < o.reps)
+        ns = o.reps;
+    if (ns > BENCH_MAX_REPS)
+        ns = BENCH_MAX_REPS;
     for (int op = 0; op < OP_N; op++) {
         double vc[BENCH_MAX_REPS], vb[BENCH_MAX_REPS], vr[BENCH_MAX_REPS];
-        for (int r = 0; r < o.reps; r++) {
-            double t0 = bench_now_ns();
-            run_czk(op, &in, it);
-            double t1 = bench_now_ns();
-            run_blst(op, &in, it);
-            double t2 = bench_now_ns();
-            vc[r] = (t1 - t0) / (double)it;
-            vb[r] = (t2 - t1) / (double)it;
+        for (int r = 0; r < ns; r++) {
+            BENCH_TIME(vc[r], run_czk(op, &in, r));
+            BENCH_TIME(vb[r], run_blst(op, &in, r));
             vr[r] = vc[r] / vb[r];
         }
-        double mc = bench_median(vc, o.reps), mb = bench_median(vb, o.reps);
-        double mr = bench_median(vr, o.reps);
+        double mc = bench_median(vc, ns), mb = bench_median(vb, ns);
+        double mr = bench_median(vr, ns);
         printf("bench: pairing curve=bls12_381 op=%s impl=czk ns=%.1f\n", g_names[op], mc);
         printf("bench: pairing curve=bls12_381 op=%s impl=blst ns=%.1f\n", g_names[op], mb);
         printf("bench: pairing curve=bls12_381 op=%s ratio_czk_over_blst=%.2f\n", g_names[op], mr);
         fflush(stdout);
     }
+    printf("bench: pairing retakes=%ld load=%.2f\n", bench_retakes, bench_load());
     return 0;
 }

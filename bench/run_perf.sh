@@ -17,7 +17,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo uncommitted)
-if [ "$commit" != uncommitted ] && [ -n "$(git status --porcelain -- src include bench 2>/dev/null)" ]; then
+dirty=$(git status --porcelain -- src include bench 2>/dev/null || true)
+if [ "$commit" != uncommitted ] && [ -n "$dirty" ]; then
     commit="$commit (+ uncommitted changes)"
 fi
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)

@@ -87,7 +87,7 @@ def main():
         p, n, U, x, r = c["p"], c["n"], c["name"].upper(), c["x"], c["r"]
         R = 2 ** (64 * n)
         xi = c["xi"]
-        assert p % 4 == 3 and p < R // 2  # u^2 = -1 is a non-residue; one spare top bit
+        assert p % 4 == 3 and 4 * p < R  # u^2 = -1 is a non-residue; two spare top bits
         assert (p**12 - 1) % r == 0 and (p**4 - p**2 + 1) % r == 0
 
         def fp(v):

@@ -147,9 +147,16 @@ CZK_FF_DECLARE(fr_bls12_381, 4)
  *  czk_FR_root_of_unity(w, lg_n, conv)  primitive 2^lg_n-th root of unity of the
  *                                       convention; CZK_ERR_INVALID_ARG if lg_n > s.
  *                                       snarkjs's odd-coset shift for domain 2^k is
- *                                       root_of_unity(k + 1).
- *  czk_FR_coset_gen(g, conv)            the bellman multiplicative coset generator
- *                                       (BLS12-381: 7, BN254: 5).
+ *                                       root_of_unity(k + 1) for k < s.
+ *  czk_FR_coset_gen(g, conv)            the multiplicative generator of the convention:
+ *                                       bellman 7 (BLS12-381) / 5 (BN254), the coset
+ *                                       generator of bellman's NTTs; snarkjs 5 (the
+ *                                       non-residue its roots come from). This is not
+ *                                       snarkjs's odd-coset shift, which is
+ *                                       root_of_unity(k + 1) for a 2^k domain, except
+ *                                       at k = s, where snarkjs uses 5^2 = 25.
+ *  inv(0) = 0 for Fp2 as for the prime fields; from_hex accepts 0x or 0X and
+ *  digits of either case.
  */
 #define CZK_FR_DECLARE_NTT(F)                                                                      \
     CZK_API unsigned czk_##F##_two_adicity(void);                                                  \

@@ -131,7 +131,8 @@ struct czk_groth16_public {
  * success and must then be released with czk_groth16_vkey_free).
  * Returns CZK_OK; CZK_ERR_INVALID_ARG (NULL argument); CZK_ERR_FORMAT (invalid
  * JSON, missing or mistyped member, unknown curve, protocol other than
- * "groth16", IC length != nPublic + 1, malformed point); CZK_ERR_RANGE (coordinate >= p); CZK_ERR_NOT_ON_CURVE; CZK_ERR_NOT_IN_SUBGROUP;
+ * "groth16", IC length != nPublic + 1, malformed point); CZK_ERR_RANGE
+ * (coordinate >= p); CZK_ERR_NOT_ON_CURVE; CZK_ERR_NOT_IN_SUBGROUP;
  * CZK_ERR_NOMEM.
  */
 CZK_API enum czk_status czk_groth16_vkey_parse(struct czk_groth16_vkey *vk, const char *json,
@@ -188,8 +189,7 @@ CZK_API enum czk_status czk_groth16_verify(const struct czk_groth16_vkey *vk,
  * ("vkey", "public", "proof") and the problem.
  */
 CZK_API enum czk_status czk_groth16_verify_json(const char *vkey_json, const char *public_json,
-                                                const char *proof_json, char *err,
-                                                size_t errlen);
+                                                const char *proof_json, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

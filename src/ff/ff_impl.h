@@ -91,16 +91,11 @@ static inline bool FF_S(lt_p)(const uint64_t a[FF_N])
     return br != 0;
 }
 
-/* Montgomery product r = a*b*R^-1 mod p (CIOS, no extra carry word). */
-static inline void FF_S(mont_mul)(uint64_t r[FF_N], const uint64_t a[FF_N],
-                                  const uint64_t b[FF_N])
+/* Montgomery product r = a*b*R^-1 mod p (CIOS, no extra carry word), portable C. Kept out of
+ * line so the dispatching wrapper below stays a flag test and a tail call. */
+static __attribute__((noinline)) void FF_S(mont_mul_c)(uint64_t r[FF_N], const uint64_t a[FF_N],
+                                                       const uint64_t b[FF_N])
 {
-#if CZK_FF_HAVE_ASM
-    if (__builtin_expect(czk_ff_have_adx, 1)) {
-        FF_CAT(FF_CAT(czk_ff_, FF), _mul_adx)(r, a, b);
-        return;
-    }
-#endif
     uint64_t t[FF_N] = {0};
     const uint64_t *p = FF_S(p);
 #pragma GCC unroll 8
@@ -124,6 +119,19 @@ static inline void FF_S(mont_mul)(uint64_t r[FF_N], const uint64_t a[FF_N],
         t[FF_N - 1] = C + A;
     }
     FF_S(reduce_once)(r, t);
+}
+
+/* Montgomery product: the mulx/adx kernel where the CPU has it, else the C version. */
+static inline void FF_S(mont_mul)(uint64_t r[FF_N], const uint64_t a[FF_N],
+                                  const uint64_t b[FF_N])
+{
+#if CZK_FF_HAVE_ASM
+    if (__builtin_expect(czk_ff_have_adx, 1)) {
+        FF_CAT(FF_CAT(czk_ff_, FF), _mul_adx)(r, a, b);
+        return;
+    }
+#endif
+    FF_S(mont_mul_c)(r, a, b);
 }
 
 const uint64_t *FF_FN(modulus)(void) { return FF_S(p); }

@@ -139,8 +139,7 @@ static enum czk_status point_error(enum czk_status st, int group, const char *wh
                         "%s: %s is not a valid G%d point (decimal coordinates with z = 1, "
                         "or the infinity triple (0, 1, 0))",
                         what, name, group);
-    default:
-        return czk_errf(st, err, errlen, "%s: %s: %s", what, name, czk_status_str(st));
+    default: return czk_errf(st, err, errlen, "%s: %s: %s", what, name, czk_status_str(st));
     }
 }
 
@@ -154,8 +153,8 @@ static enum czk_status parse_g1(enum czk_groth16_curve curve, void *out, const j
     if (!v)
         return czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: missing %s", what, name);
     if (!g1_strings(v, s))
-        return czk_errf(CZK_ERR_FORMAT, err, errlen,
-                        "%s: %s must be an array of 3 decimal strings", what, name);
+        return czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: %s must be an array of 3 decimal strings",
+                        what, name);
     if (curve == CZK_GROTH16_CURVE_BN254)
         st = czk_g1_bn254_from_dec(out, s, 0);
     else
@@ -201,8 +200,8 @@ static enum czk_status check_protocol(const json_t *root, const char *what, bool
     if (!s)
         return czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: protocol must be a string", what);
     if (strcmp(s, "groth16") != 0)
-        return czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: protocol \"%.40s\" is not groth16",
-                        what, s);
+        return czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: protocol \"%.40s\" is not groth16", what,
+                        s);
     return CZK_OK;
 }
 
@@ -307,18 +306,18 @@ enum czk_status czk_groth16_vkey_parse(struct czk_groth16_vkey *vk, const char *
             st = parse_g2(tmp.curve, &tmp.bn254.beta, json_object_get(root, "vk_beta_2"), what,
                           "vk_beta_2", err, errlen);
         if (st == CZK_OK)
-            st = parse_g2(tmp.curve, &tmp.bn254.gamma, json_object_get(root, "vk_gamma_2"),
-                          what, "vk_gamma_2", err, errlen);
+            st = parse_g2(tmp.curve, &tmp.bn254.gamma, json_object_get(root, "vk_gamma_2"), what,
+                          "vk_gamma_2", err, errlen);
         if (st == CZK_OK)
-            st = parse_g2(tmp.curve, &tmp.bn254.delta, json_object_get(root, "vk_delta_2"),
-                          what, "vk_delta_2", err, errlen);
+            st = parse_g2(tmp.curve, &tmp.bn254.delta, json_object_get(root, "vk_delta_2"), what,
+                          "vk_delta_2", err, errlen);
     } else {
         g1_size = sizeof(struct czk_g1_bls12_381_affine);
-        st = parse_g1(tmp.curve, &tmp.bls12_381.alpha, json_object_get(root, "vk_alpha_1"),
-                      what, "vk_alpha_1", err, errlen);
+        st = parse_g1(tmp.curve, &tmp.bls12_381.alpha, json_object_get(root, "vk_alpha_1"), what,
+                      "vk_alpha_1", err, errlen);
         if (st == CZK_OK)
-            st = parse_g2(tmp.curve, &tmp.bls12_381.beta, json_object_get(root, "vk_beta_2"),
-                          what, "vk_beta_2", err, errlen);
+            st = parse_g2(tmp.curve, &tmp.bls12_381.beta, json_object_get(root, "vk_beta_2"), what,
+                          "vk_beta_2", err, errlen);
         if (st == CZK_OK)
             st = parse_g2(tmp.curve, &tmp.bls12_381.gamma, json_object_get(root, "vk_gamma_2"),
                           what, "vk_gamma_2", err, errlen);
@@ -331,8 +330,8 @@ enum czk_status czk_groth16_vkey_parse(struct czk_groth16_vkey *vk, const char *
 
     ic_pts = calloc(n_ic, g1_size);
     if (!ic_pts) {
-        st = czk_errf(CZK_ERR_NOMEM, err, errlen, "%s: out of memory for %zu IC points", what,
-                      n_ic);
+        st =
+            czk_errf(CZK_ERR_NOMEM, err, errlen, "%s: out of memory for %zu IC points", what, n_ic);
         goto out;
     }
     for (size_t i = 0; i < n_ic; i++) {
@@ -407,14 +406,14 @@ static enum czk_status proof_parse(struct czk_groth16_proof *proof, enum czk_gro
             st = czk_errf(CZK_ERR_FORMAT, err, errlen, "vkey: curve %s but proof says %.40s",
                           czk_groth16_curve_name(curve), raw);
         else
-            st = czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: curve %.40s but %s expected", what,
-                          raw, czk_groth16_curve_name(curve));
+            st = czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: curve %.40s but %s expected", what, raw,
+                          czk_groth16_curve_name(curve));
         goto out;
     }
     tmp.curve = curve;
     if (curve == CZK_GROTH16_CURVE_BN254) {
-        st = parse_g1(curve, &tmp.bn254.a, json_object_get(root, "pi_a"), what, "pi_a", err,
-                      errlen);
+        st =
+            parse_g1(curve, &tmp.bn254.a, json_object_get(root, "pi_a"), what, "pi_a", err, errlen);
         if (st == CZK_OK)
             st = parse_g2(curve, &tmp.bn254.b, json_object_get(root, "pi_b"), what, "pi_b", err,
                           errlen);
@@ -425,11 +424,11 @@ static enum czk_status proof_parse(struct czk_groth16_proof *proof, enum czk_gro
         st = parse_g1(curve, &tmp.bls12_381.a, json_object_get(root, "pi_a"), what, "pi_a", err,
                       errlen);
         if (st == CZK_OK)
-            st = parse_g2(curve, &tmp.bls12_381.b, json_object_get(root, "pi_b"), what, "pi_b",
-                          err, errlen);
+            st = parse_g2(curve, &tmp.bls12_381.b, json_object_get(root, "pi_b"), what, "pi_b", err,
+                          errlen);
         if (st == CZK_OK)
-            st = parse_g1(curve, &tmp.bls12_381.c, json_object_get(root, "pi_c"), what, "pi_c",
-                          err, errlen);
+            st = parse_g1(curve, &tmp.bls12_381.c, json_object_get(root, "pi_c"), what, "pi_c", err,
+                          errlen);
     }
     if (st != CZK_OK)
         goto out;
@@ -450,8 +449,8 @@ enum czk_status czk_groth16_proof_parse(struct czk_groth16_proof *proof,
 /* ---- public signals ------------------------------------------------------- */
 
 enum czk_status czk_groth16_public_parse(struct czk_groth16_public *pub,
-                                         enum czk_groth16_curve curve, const char *json,
-                                         char *err, size_t errlen)
+                                         enum czk_groth16_curve curve, const char *json, char *err,
+                                         size_t errlen)
 {
     static const char *const what = "public";
     json_t *root = NULL;
@@ -467,8 +466,7 @@ enum czk_status czk_groth16_public_parse(struct czk_groth16_public *pub,
     if (st != CZK_OK)
         goto out;
     if (!json_is_array(root)) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: not a JSON array of decimal strings",
-                      what);
+        st = czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: not a JSON array of decimal strings", what);
         goto out;
     }
     n = json_array_size(root);
@@ -477,8 +475,7 @@ enum czk_status czk_groth16_public_parse(struct czk_groth16_public *pub,
     if (n > 0) {
         vals = calloc(n, fr_size);
         if (!vals) {
-            st = czk_errf(CZK_ERR_NOMEM, err, errlen, "%s: out of memory for %zu signals", what,
-                          n);
+            st = czk_errf(CZK_ERR_NOMEM, err, errlen, "%s: out of memory for %zu signals", what, n);
             goto out;
         }
     }

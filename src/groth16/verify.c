@@ -17,8 +17,8 @@
 #include "czk/czk_pairing.h"
 
 #define CZK_GROTH16_VERIFY_IMPL(C)                                                                 \
-    static bool verify_##C(const struct czk_groth16_vkey_##C *vk, const struct czk_fr_##C *s,     \
-                           size_t n, const struct czk_groth16_proof_##C *pr)                      \
+    static bool verify_##C(const struct czk_groth16_vkey_##C *vk, const struct czk_fr_##C *s,      \
+                           size_t n, const struct czk_groth16_proof_##C *pr)                       \
     {                                                                                              \
         struct czk_g1_##C acc, base, term;                                                         \
         struct czk_g1_##C##_affine p[4];                                                           \
@@ -27,7 +27,7 @@
         /* IC = IC_0 + sum s_i * IC_i */                                                           \
         czk_g1_##C##_from_affine(&acc, &vk->ic[0]);                                                \
         for (size_t i = 0; i < n; i++) {                                                           \
-            if (czk_fr_##C##_is_zero(&s[i]) || czk_g1_##C##_affine_is_inf(&vk->ic[i + 1]))        \
+            if (czk_fr_##C##_is_zero(&s[i]) || czk_g1_##C##_affine_is_inf(&vk->ic[i + 1]))         \
                 continue;                                                                          \
             czk_g1_##C##_from_affine(&base, &vk->ic[i + 1]);                                       \
             czk_g1_##C##_mul(&term, &base, &s[i]);                                                 \
@@ -50,8 +50,7 @@ CZK_GROTH16_VERIFY_IMPL(bls12_381)
 
 enum czk_status czk_groth16_verify(const struct czk_groth16_vkey *vk,
                                    const struct czk_groth16_public *pub,
-                                   const struct czk_groth16_proof *proof, char *err,
-                                   size_t errlen)
+                                   const struct czk_groth16_proof *proof, char *err, size_t errlen)
 {
     bool ok;
 
@@ -63,8 +62,7 @@ enum czk_status czk_groth16_verify(const struct czk_groth16_vkey *vk,
         return czk_errf(CZK_ERR_FORMAT, err, errlen, "vkey: curve %s but proof is for %s",
                         czk_groth16_curve_name(vk->curve), czk_groth16_curve_name(proof->curve));
     if (pub->curve != vk->curve && pub->n > 0)
-        return czk_errf(CZK_ERR_FORMAT, err, errlen,
-                        "vkey: curve %s but public signals are for %s",
+        return czk_errf(CZK_ERR_FORMAT, err, errlen, "vkey: curve %s but public signals are for %s",
                         czk_groth16_curve_name(vk->curve), czk_groth16_curve_name(pub->curve));
     if (pub->n != vk->n_public)
         return czk_errf(CZK_ERR_FORMAT, err, errlen, "public: %zu signals but the vkey expects %zu",

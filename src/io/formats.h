@@ -15,11 +15,18 @@
  * Ownership: *_load fills a caller-provided struct and *_free releases it
  * (_free on a zeroed struct is a no-op). Readers memory-map the file; pointers into
  * it stay valid until _free. Structs are read-only after load and may be shared
- * between threads.
+ * between threads. A mapped file must not be truncated or rewritten while it is
+ * loaded (that would be SIGBUS or data changing after validation); writers here
+ * write a temporary file and rename it, so rewriting a loaded file with them is safe.
+ * The *_load_mem variants read a caller buffer instead of a file (same checks; the
+ * buffer is borrowed and must outlive the struct).
+ *
+ * Host byte order must be little-endian (the loaders borrow limbs in place).
  */
 #ifndef CZK_IO_FORMATS_H
 #define CZK_IO_FORMATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,7 +36,7 @@
 struct czk_mapped_file {
     const uint8_t *data;
     size_t size;
-    void *map; /* munmap handle (NULL for an empty file) */
+    void *map; /* munmap handle; NULL when not mapped (closed, or a _load_mem buffer) */
 };
 
 /* Compressed sparse rows: row i has entries [row_ptr[i], row_ptr[i+1]) of col/val.
@@ -93,10 +100,39 @@ struct czk_zkey {
     uint8_t hash[32]; /* SHA-256 of the file, for the subgroup-check cache */
     struct czk_mapped_file file;
     void *owned[8];  /* aligned copies / decoded arrays to free */
+    /* Added: */
+    const uint8_t *contributions; /* section 10 bytes as in the file (borrowed), or NULL */
+    uint64_t contributions_size;
+    bool has_hash;     /* hash holds the file's SHA-256 (see CZK_IO_FORCE_HASH) */
+    uint8_t subgroup;  /* enum czk_zkey_subgroup: how subgroup membership was settled */
 };
 
+/* czk_zkey.subgroup after a successful load. */
+enum czk_zkey_subgroup {
+    CZK_ZKEY_SUBGROUP_SKIPPED = 0, /* CZK_IO_SKIP_SUBGROUP: not checked */
+    CZK_ZKEY_SUBGROUP_CHECKED = 1, /* every point checked by this load */
+    CZK_ZKEY_SUBGROUP_CACHED = 2,  /* hash found in the process-wide set of checked keys */
+    CZK_ZKEY_SUBGROUP_TRUSTED_FILE = 3, /* hash found in the trusted-keys file */
+};
+
+/*
+ * Subgroup-check cache. After a load has checked every point of a zkey, the file's
+ * SHA-256 goes into a process-wide set; a later load of a file with that hash skips
+ * the subgroup checks (coordinates and curve equations are still checked: they are
+ * cheap and also guard against a changed mapping). With CZK_IO_PERSIST_TRUST the set
+ * is also kept on disk, in $XDG_CACHE_HOME/czk/trusted-keys (or, without
+ * XDG_CACHE_HOME, ~/.cache/czk/trusted-keys): one lowercase hex SHA-256 per line,
+ * appended after each successful check and consulted when the process-wide set
+ * misses. That file is read only when it is owned by the user and not writable by
+ * others; anyone who can write it can make czk skip the subgroup check of a key, so
+ * it is opt-in. Deleting the file forgets every entry.
+ */
 enum czk_io_flags {
     CZK_IO_SKIP_SUBGROUP = 1u << 0, /* zkey: on-curve checks only (--trust-key) */
+    CZK_IO_PERSIST_TRUST = 1u << 1, /* zkey: also use the trusted-keys file (see above) */
+    CZK_IO_FORCE_HASH = 1u << 2,    /* zkey: compute hash even with CZK_IO_SKIP_SUBGROUP
+                                       (otherwise it is computed only when the subgroup
+                                       check is wanted, i.e. has_hash == false) */
 };
 
 enum czk_status czk_mapped_file_open(struct czk_mapped_file *f, const char *path, char *err,
@@ -114,14 +150,40 @@ enum czk_status czk_zkey_load(struct czk_zkey *z, const char *path, unsigned fla
                               unsigned threads, char *err, size_t errlen);
 void czk_zkey_free(struct czk_zkey *z);
 
+/* The same loaders on a caller buffer (borrowed until _free); `name` names it in
+ * messages. No file is mapped (file.map == NULL). */
+enum czk_status czk_r1cs_load_mem(struct czk_r1cs *r, const void *data, size_t size,
+                                  const char *name, char *err, size_t errlen);
+enum czk_status czk_wtns_load_mem(struct czk_wtns *w, const void *data, size_t size,
+                                  const char *name, char *err, size_t errlen);
+enum czk_status czk_zkey_load_mem(struct czk_zkey *z, const void *data, size_t size,
+                                  const char *name, unsigned flags, unsigned threads, char *err,
+                                  size_t errlen);
+
+/* Consistency of a zkey with the circuit it was made for: same curve, n_vars ==
+ * n_wires, n_public == n_pub_out + n_pub_in, domain_size >= n_constraints + n_public
+ * + 1 (zkey_new.js), and every coefficient of A/B with constraint < n_constraints
+ * equal to the r1cs entry (the IC rows above must be the value 1 at signal
+ * constraint - n_constraints). CZK_ERR_FORMAT naming the first mismatch. */
+enum czk_status czk_zkey_check_r1cs(const struct czk_zkey *z, const struct czk_r1cs *r,
+                                    char *err, size_t errlen);
+
+/* Empties the process-wide set of subgroup-checked keys (tests; not the file). */
+void czk_zkey_trust_cache_clear(void);
+
 /* Writers (used by `czk gen-circuit` and `czk setup --dev`). Values given in the
  * in-memory forms above; the writers emit exactly what snarkjs reads. */
 enum czk_status czk_r1cs_write(const char *path, const struct czk_r1cs *r, char *err,
                                size_t errlen);
 enum czk_status czk_wtns_write(const char *path, enum czk_groth16_curve curve,
                                const uint64_t (*values)[4], uint32_t n, char *err, size_t errlen);
-/* Writes a zkey from a struct whose pointers reference memory of the caller (not a
- * mapping); sections 1-10 in snarkjs's order, section 10 (contributions) empty. */
+/* Writes a zkey from a struct whose pointers reference memory of the caller (or of
+ * a loaded zkey); sections 1-10 in numeric order, which is what `snarkjs zkey
+ * contribute/beacon` write, so a loaded snarkjs key is written back byte-identical.
+ * Section 10 is z->contributions verbatim when set, else an MPC record without
+ * contributions (64 zero bytes of circuit hash, u32 0), which snarkjs reads.
+ * Coefficients, n8q/n8r (0 = the curve's), counts and the domain are checked;
+ * points are written as given (not re-validated). */
 enum czk_status czk_zkey_write(const char *path, const struct czk_zkey *z, char *err,
                                size_t errlen);
 

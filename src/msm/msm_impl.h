@@ -415,11 +415,13 @@ struct msm_aff_ws {
 
 static size_t msm_affine_batch_size(size_t nb)
 {
-    /* Keep the chance that a point finds its bucket busy around 1/8 at most. */
+    /* Keep the chance that a point finds its bucket busy around 1/8 at most. With few
+     * buckets the batch rarely fills: most points then go to the XYZZ overflow, which is
+     * what a small window should do anyway, and the inversion stays amortised. */
     size_t b = nb / 4;
     if (b > MSM_BATCH)
         b = MSM_BATCH;
-    return b < 1 ? 1 : b;
+    return b < 32 ? 32 : b;
 }
 
 static size_t msm_affine_ws_bytes(size_t nb)

@@ -42,7 +42,12 @@
 
 #include "core/parallel.h"
 #include "czk/czk_ff.h"
+#include "ff/ff_consts.h"
 #include "ntt/ntt_internal.h"
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #define NT_CAT_(a, b) a##b
 #define NT_CAT(a, b) NT_CAT_(a, b)
@@ -58,14 +63,85 @@
 
 _Static_assert(sizeof(NT_T) == 4 * sizeof(uint64_t), "Fr elements are 4 limbs");
 
+/* ---- field addition ------------------------------------------------------------ */
+
+/*
+ * Inline modular addition and subtraction. They compute exactly what czk_F_add and
+ * czk_F_sub compute (fully reduced, branch-free in the values, since the transformed
+ * polynomials can be secret) but stay in registers inside the butterflies; the
+ * out-of-line versions cost as much as a product here. Both moduli are below 2^255,
+ * so a + b never carries out of 256 bits.
+ */
+#if defined(__x86_64__)
+#define NT_ADC(c, a, b, r) _addcarry_u64((c), (a), (b), (r))
+#define NT_SBB(c, a, b, r) _subborrow_u64((c), (a), (b), (r))
+typedef unsigned long long nt_limb;
+typedef unsigned char nt_carry;
+#else
+static inline unsigned NT_S(adc)(unsigned c, uint64_t a, uint64_t b, uint64_t *r)
+{
+    unsigned __int128 t = (unsigned __int128)a + b + c;
+    *r = (uint64_t)t;
+    return (unsigned)(t >> 64);
+}
+static inline unsigned NT_S(sbb)(unsigned c, uint64_t a, uint64_t b, uint64_t *r)
+{
+    unsigned __int128 t = (unsigned __int128)a - b - c;
+    *r = (uint64_t)t;
+    return (unsigned)(t >> 64) & 1;
+}
+#define NT_ADC(c, a, b, r) NT_S(adc)((c), (a), (b), (r))
+#define NT_SBB(c, a, b, r) NT_S(sbb)((c), (a), (b), (r))
+typedef uint64_t nt_limb;
+typedef unsigned nt_carry;
+#endif
+
+static inline void NT_S(add)(NT_T *r, const NT_T *a, const NT_T *b)
+{
+    static const uint64_t *const p = NTT_C(_P);
+    nt_limb t0, t1, t2, t3, d0, d1, d2, d3;
+    nt_carry c = NT_ADC(0, a->l[0], b->l[0], &t0);
+    c = NT_ADC(c, a->l[1], b->l[1], &t1);
+    c = NT_ADC(c, a->l[2], b->l[2], &t2);
+    (void)NT_ADC(c, a->l[3], b->l[3], &t3);
+    nt_carry br = NT_SBB(0, t0, p[0], &d0);
+    br = NT_SBB(br, t1, p[1], &d1);
+    br = NT_SBB(br, t2, p[2], &d2);
+    br = NT_SBB(br, t3, p[3], &d3);
+    uint64_t keep = 0 - (uint64_t)br; /* all ones if a + b < p */
+    r->l[0] = (uint64_t)d0 ^ (((uint64_t)t0 ^ (uint64_t)d0) & keep);
+    r->l[1] = (uint64_t)d1 ^ (((uint64_t)t1 ^ (uint64_t)d1) & keep);
+    r->l[2] = (uint64_t)d2 ^ (((uint64_t)t2 ^ (uint64_t)d2) & keep);
+    r->l[3] = (uint64_t)d3 ^ (((uint64_t)t3 ^ (uint64_t)d3) & keep);
+}
+
+static inline void NT_S(sub)(NT_T *r, const NT_T *a, const NT_T *b)
+{
+    static const uint64_t *const p = NTT_C(_P);
+    nt_limb t0, t1, t2, t3, r0, r1, r2, r3;
+    nt_carry br = NT_SBB(0, a->l[0], b->l[0], &t0);
+    br = NT_SBB(br, a->l[1], b->l[1], &t1);
+    br = NT_SBB(br, a->l[2], b->l[2], &t2);
+    br = NT_SBB(br, a->l[3], b->l[3], &t3);
+    uint64_t mask = 0 - (uint64_t)br; /* add p back if a < b */
+    nt_carry c = NT_ADC(0, t0, p[0] & mask, &r0);
+    c = NT_ADC(c, t1, p[1] & mask, &r1);
+    c = NT_ADC(c, t2, p[2] & mask, &r2);
+    (void)NT_ADC(c, t3, p[3] & mask, &r3);
+    r->l[0] = r0;
+    r->l[1] = r1;
+    r->l[2] = r2;
+    r->l[3] = r3;
+}
+
 /* ---- butterflies ------------------------------------------------------------- */
 
 /* (x, y) <- (x + y, x - y). */
 static inline void NT_S(bf2)(NT_T *x, NT_T *y)
 {
     NT_T u = *x;
-    NT_FN(add)(x, &u, y);
-    NT_FN(sub)(y, &u, y);
+    NT_S(add)(x, &u, y);
+    NT_S(sub)(y, &u, y);
 }
 
 /*
@@ -79,15 +155,15 @@ static inline void NT_S(bf4)(NT_T *x0, NT_T *x1, NT_T *x2, NT_T *x3, const NT_T 
                              const NT_T *w1, const NT_T *w2, const NT_T *w3)
 {
     NT_T t0, t1, t2, t3;
-    NT_FN(add)(&t0, x0, x2);
-    NT_FN(sub)(&t1, x0, x2);
-    NT_FN(add)(&t2, x1, x3);
-    NT_FN(sub)(&t3, x1, x3);
+    NT_S(add)(&t0, x0, x2);
+    NT_S(sub)(&t1, x0, x2);
+    NT_S(add)(&t2, x1, x3);
+    NT_S(sub)(&t3, x1, x3);
     NT_FN(mul)(&t3, &t3, im);
-    NT_FN(add)(x0, &t0, &t2);
-    NT_FN(sub)(x1, &t0, &t2);
-    NT_FN(add)(x2, &t1, &t3);
-    NT_FN(sub)(x3, &t1, &t3);
+    NT_S(add)(x0, &t0, &t2);
+    NT_S(sub)(x1, &t0, &t2);
+    NT_S(add)(x2, &t1, &t3);
+    NT_S(sub)(x3, &t1, &t3);
     if (w1) {
         NT_FN(mul)(x1, x1, w2);
         NT_FN(mul)(x2, x2, w1);

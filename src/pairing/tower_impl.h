@@ -88,15 +88,19 @@ static inline uint64_t sbb64(uint64_t a, uint64_t b, uint64_t br, uint64_t *r)
 }
 #endif
 
-/* r = t mod p for t < 2p, branch-free. */
+/*
+ * r = t mod p for t < 2p, branch-free: subtract p, add it back under the borrow mask.
+ * (Two carry chains rather than a masked select: GCC turns the select into SSE code
+ * that goes through memory and stalls on store forwarding.)
+ */
 static inline void fp_reduce1(uint64_t r[N], const uint64_t t[N])
 {
-    uint64_t d[N], br = 0;
+    uint64_t d[N], br = 0, c = 0;
     for (int i = 0; i < N; i++)
         br = sbb64(t[i], MOD[i], br, &d[i]);
-    uint64_t keep = 0 - br; /* all ones: t < p, keep t */
+    uint64_t mask = 0 - br; /* t < p: add p back */
     for (int i = 0; i < N; i++)
-        r[i] = (t[i] & keep) | (d[i] & ~keep);
+        c = adc64(d[i], MOD[i] & mask, c, &r[i]);
 }
 
 static inline void fp_zero(fp_t *r) { memset(r, 0, sizeof *r); }
@@ -139,27 +143,30 @@ static inline void fp_sub(fp_t *r, const fp_t *a, const fp_t *b)
         c = adc64(t[i], MOD[i] & mask, c, &r->l[i]);
 }
 
+/* r = (p if a != 0 else 0) - a, one borrow chain (-0 = 0, not p) */
 static inline void fp_neg(fp_t *r, const fp_t *a)
 {
-    uint64_t t[N], acc = 0, br = 0;
-    for (int i = 0; i < N; i++) {
-        acc |= a->l[i];
-        br = sbb64(MOD[i], a->l[i], br, &t[i]);
-    }
-    uint64_t nz = 0 - (uint64_t)(acc != 0); /* -0 = 0, not p */
+    uint64_t acc = 0, br = 0;
     for (int i = 0; i < N; i++)
-        r->l[i] = t[i] & nz;
+        acc |= a->l[i];
+    uint64_t nz = 0 - (uint64_t)(acc != 0);
+    for (int i = 0; i < N; i++)
+        br = sbb64(MOD[i] & nz, a->l[i], br, &r->l[i]);
 }
 
-/* r = a/2: (a + p)/2 if a is odd; a + p < 2^(64N), so no bit is lost. */
+/* r = a/2: (a + p)/2 if a is odd; a + p < 2^(64N), so no bit is lost. The shift is
+ * interleaved with the carry chain (written as two loops, GCC vectorizes it through
+ * memory). */
 static inline void fp_half(fp_t *r, const fp_t *a)
 {
-    uint64_t t[N], c = 0, mask = 0 - (a->l[0] & 1);
-    for (int i = 0; i < N; i++)
-        c = adc64(a->l[i], MOD[i] & mask, c, &t[i]);
-    for (int i = 0; i < N - 1; i++)
-        r->l[i] = (t[i] >> 1) | (t[i + 1] << 63);
-    r->l[N - 1] = t[N - 1] >> 1;
+    uint64_t mask = 0 - (a->l[0] & 1), lo, hi, c;
+    c = adc64(a->l[0], MOD[0] & mask, 0, &lo);
+    for (int i = 1; i < N; i++) {
+        c = adc64(a->l[i], MOD[i] & mask, c, &hi);
+        r->l[i - 1] = (lo >> 1) | (hi << 63);
+        lo = hi;
+    }
+    r->l[N - 1] = lo >> 1;
 }
 
 /* Unreduced a + b (below 2p: fits N limbs). */

@@ -160,8 +160,8 @@ static void expect(const struct vec *v, enum which w, json_t *repl, enum czk_sta
         fail_msg("%s/%s: status %d (%s) \"%s\", expected %d (%s)", curve_dirs[v->curve],
                  circuits[v->circuit], st, czk_status_str(st), err, want, czk_status_str(want));
     if (msg_part && !strstr(err, msg_part))
-        fail_msg("%s/%s: message \"%s\" lacks \"%s\"", curve_dirs[v->curve],
-                 circuits[v->circuit], err, msg_part);
+        fail_msg("%s/%s: message \"%s\" lacks \"%s\"", curve_dirs[v->curve], circuits[v->circuit],
+                 err, msg_part);
 }
 
 static json_t *vk_json(const struct vec *v) { return jparse(v->vk); }
@@ -181,7 +181,7 @@ static json_t *proof_json(const struct vec *v) { return jparse(v->proof); }
     {                                                                                              \
         char s[6][CZK_FF_DEC_MAX];                                                                 \
         czk_g2_##C##_to_dec(s, p);                                                                 \
-        return json_pack("[[ss][ss][ss]]", s[0], s[1], s[2], s[3], s[4], s[5]);                   \
+        return json_pack("[[ss][ss][ss]]", s[0], s[1], s[2], s[3], s[4], s[5]);                    \
     }                                                                                              \
     /* A twist point outside the r-subgroup, with x = k (k small). */                              \
     static json_t *g2_nonsub_json_##C(void)                                                        \
@@ -218,8 +218,14 @@ static json_t *proof_json(const struct vec *v) { return jparse(v->proof); }
 CURVE_HELPERS(bn254)
 CURVE_HELPERS(bls12_381)
 
-static json_t *g1_gen_json(int cv) { return cv == 0 ? g1_gen_json_bn254() : g1_gen_json_bls12_381(); }
-static json_t *g2_gen_json(int cv) { return cv == 0 ? g2_gen_json_bn254() : g2_gen_json_bls12_381(); }
+static json_t *g1_gen_json(int cv)
+{
+    return cv == 0 ? g1_gen_json_bn254() : g1_gen_json_bls12_381();
+}
+static json_t *g2_gen_json(int cv)
+{
+    return cv == 0 ? g2_gen_json_bn254() : g2_gen_json_bls12_381();
+}
 static json_t *g2_nonsub_json(int cv)
 {
     return cv == 0 ? g2_nonsub_json_bn254() : g2_nonsub_json_bls12_381();
@@ -511,7 +517,7 @@ static void test_tamper_other_circuit_vkey(void **state)
         czk_g2_##C##_mul(&r, &gj, k);                                                              \
         czk_g2_##C##_to_affine(out, &r);                                                           \
     }                                                                                              \
-    /* vkey/public/proof JSON with e(A,B) = e(alpha,beta) e(IC,gamma) e(C,delta). */              \
+    /* vkey/public/proof JSON with e(A,B) = e(alpha,beta) e(IC,gamma) e(C,delta). */               \
     static void synth_##C(size_t n, char **vk_out, char **pub_out, char **proof_out)               \
     {                                                                                              \
         struct czk_fr_##C a, b, g, d, x, y, acc, t, c;                                             \
@@ -643,8 +649,8 @@ static void test_wrong_curve(void **state)
         {
             char err[512];
             enum czk_status st = verify_with(v, W_VK, j, err, sizeof(err));
-            assert_true(st == CZK_ERR_FORMAT || st == CZK_ERR_RANGE ||
-                        st == CZK_ERR_NOT_ON_CURVE || st == CZK_ERR_NOT_IN_SUBGROUP);
+            assert_true(st == CZK_ERR_FORMAT || st == CZK_ERR_RANGE || st == CZK_ERR_NOT_ON_CURVE ||
+                        st == CZK_ERR_NOT_IN_SUBGROUP);
             assert_non_null(strstr(err, "vkey: "));
         }
         /* Aliases snarkjs accepts; the proof may omit protocol and curve. */
@@ -858,8 +864,7 @@ static void test_points_outside_subgroup(void **state)
         if (v->curve == 1) {
             j = proof_json(v);
             json_object_set_new(j, "pi_a", g1_nonsub_json_bls12_381());
-            expect(v, W_PROOF, j, CZK_ERR_NOT_IN_SUBGROUP,
-                   "proof: pi_a is not in the G1 subgroup");
+            expect(v, W_PROOF, j, CZK_ERR_NOT_IN_SUBGROUP, "proof: pi_a is not in the G1 subgroup");
             j = vk_json(v);
             json_array_set_new(json_object_get(j, "IC"), 0, g1_nonsub_json_bls12_381());
             expect(v, W_VK, j, CZK_ERR_NOT_IN_SUBGROUP, "vkey: IC[0] is not in the G1 subgroup");
@@ -921,8 +926,8 @@ static void test_invalid_json(void **state)
 
 static void test_missing_and_mistyped(void **state)
 {
-    static const char *const vk_members[] = {"protocol",   "curve",      "nPublic", "vk_alpha_1",
-                                             "vk_beta_2",  "vk_gamma_2", "vk_delta_2", "IC"};
+    static const char *const vk_members[] = {"protocol",  "curve",      "nPublic",    "vk_alpha_1",
+                                             "vk_beta_2", "vk_gamma_2", "vk_delta_2", "IC"};
     static const char *const proof_members[] = {"pi_a", "pi_b", "pi_c"};
     (void)state;
     for (size_t i = 0; i < NCURVES * NCIRCUITS; i++) {
@@ -998,12 +1003,12 @@ static void test_bad_args(void **state)
     assert_int_equal(czk_groth16_verify_json(NULL, v->pub, v->proof, err, sizeof(err)),
                      CZK_ERR_INVALID_ARG);
     assert_int_equal(czk_groth16_vkey_parse(NULL, v->vk, err, sizeof(err)), CZK_ERR_INVALID_ARG);
-    assert_int_equal(czk_groth16_proof_parse(&proof, CZK_GROTH16_CURVE_NONE, v->proof, err,
-                                             sizeof(err)),
-                     CZK_ERR_INVALID_ARG);
-    assert_int_equal(czk_groth16_public_parse(&pub, CZK_GROTH16_CURVE_NONE, v->pub, err,
-                                              sizeof(err)),
-                     CZK_ERR_INVALID_ARG);
+    assert_int_equal(
+        czk_groth16_proof_parse(&proof, CZK_GROTH16_CURVE_NONE, v->proof, err, sizeof(err)),
+        CZK_ERR_INVALID_ARG);
+    assert_int_equal(
+        czk_groth16_public_parse(&pub, CZK_GROTH16_CURVE_NONE, v->pub, err, sizeof(err)),
+        CZK_ERR_INVALID_ARG);
     /* No error buffer, and a tiny one: still the right status. */
     assert_int_equal(czk_groth16_verify_json(v->vk, "[]", v->proof, NULL, 0), CZK_ERR_FORMAT);
     assert_int_equal(czk_groth16_verify_json(v->vk, "[]", v->proof, err, 4), CZK_ERR_FORMAT);
@@ -1013,9 +1018,9 @@ static void test_bad_args(void **state)
     assert_int_equal(czk_groth16_proof_parse(&proof, CZK_GROTH16_CURVE_BLS12_381,
                                              vecs[NCIRCUITS].proof, err, sizeof(err)),
                      CZK_OK);
-    assert_int_equal(czk_groth16_public_parse(&pub, CZK_GROTH16_CURVE_BN254, vecs[0].pub, err,
-                                              sizeof(err)),
-                     CZK_OK);
+    assert_int_equal(
+        czk_groth16_public_parse(&pub, CZK_GROTH16_CURVE_BN254, vecs[0].pub, err, sizeof(err)),
+        CZK_OK);
     assert_int_equal(czk_groth16_verify(&vk, &pub, &proof, err, sizeof(err)), CZK_ERR_FORMAT);
     czk_groth16_public_free(&pub);
     czk_groth16_vkey_free(&vk);

@@ -538,7 +538,7 @@ static void test_duplicates_and_negations(void **state)
                 assert_true(g->is_inf(got));
             }
             /* The same inputs through both kernels and several windows. */
-            static const unsigned cs[] = {4, 9, 12};
+            static const unsigned cs[] = {3, 7, 10};
             unsigned char want[JAC_MAX], got[JAC_MAX];
             oracle_dlog(g, pl, &in, want);
             for (unsigned a = CZK_MSM_ACCUM_XYZZ; a <= CZK_MSM_ACCUM_AFFINE; a++) {
@@ -596,10 +596,11 @@ static void test_windows_and_splits(void **state)
         fill_mixed(g, &in, w);
         unsigned char want[JAC_MAX], got[JAC_MAX];
         oracle_dlog(g, pl, &in, want);
-        unsigned cmax = (gi & 1) ? 12 : (gi == 0 ? 16 : 14);
+        /* The reduction of 2^(c-1) buckets dominates for large c: widest windows on G1. */
+        unsigned cmax = (gi & 1) ? 11 : (gi == 0 ? 16 : 13);
         for (unsigned c = 1; c <= cmax; c++) {
             for (unsigned a = CZK_MSM_ACCUM_XYZZ; a <= CZK_MSM_ACCUM_AFFINE; a++) {
-                unsigned splits = (c % 3) + 1 + (c > 10 ? 0 : 4 * (c & 1));
+                unsigned splits = c > 10 ? 1 : (c % 3) + 1 + 4 * (c & 1);
                 struct czk_msm_opts o = {c, splits, a};
                 struct czk_msm_stats st;
                 unsigned threads = 1 + (c % 3);
@@ -683,7 +684,7 @@ static void test_plan(void **state)
             if (threads[ti] <= 2)
                 assert_int_equal(k, 1); /* 20-ish windows are plenty for 2 workers */
             else if (lg >= 14)
-                assert_true((size_t)w * k >= threads[ti]);
+                assert_true(4 * (size_t)w * k >= 3 * (size_t)threads[ti]);
             prev = c;
         }
     }
@@ -697,6 +698,9 @@ static void test_plan(void **state)
 int main(void)
 {
     czk_test_seed_init("test_msm");
+    const char *filter = getenv("CZK_TEST_FILTER");
+    if (filter && *filter)
+        cmocka_set_test_filter(filter); /* run one test, e.g. CZK_TEST_FILTER=test_plan */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_booth_digits),
         cmocka_unit_test(test_plan),

@@ -12,8 +12,8 @@
  * inverse(forward(x)) = x up to lg_n = 16, with and without a coset; threads = 1, 2, 3
  * give identical bytes; linearity on random vectors; argument errors and lg_n = 0;
  * the snarkjs coset shift helper against ffjavascript's Fr.w[i] / Fr.shift
- * (tests/vectors/noble/ bn254_roots.txt and bls12_381_roots.txt); and the twiddle cache under concurrent use and
- * clearing. Inputs are seeded random (CZK_TEST_SEED replays a run).
+ * (tests/vectors/noble/bn254_roots.txt, bls12_381_roots.txt); and the twiddle cache
+ * under concurrent use and clearing. Inputs are seeded random (CZK_TEST_SEED replays a run).
  */
 #include <gmp.h>
 #include <pthread.h>
