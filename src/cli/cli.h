@@ -6,7 +6,15 @@
 #ifndef CZK_CLI_CLI_H
 #define CZK_CLI_CLI_H
 
+#include <stddef.h>
+
 int czk_cli_demo(int argc, char **argv);
 int czk_cli_verify(int argc, char **argv);
+int czk_cli_prove(int argc, char **argv);
+int czk_cli_zkey(int argc, char **argv);
+
+/* Shared by subcommands: write `len` bytes to `path` through a temporary file in the same
+ * directory and rename(2); on failure prints "<prog>: ..." to stderr and returns -1. */
+int czk_cli_write_atomic(const char *prog, const char *path, const void *data, size_t len);
 
 #endif

@@ -13,6 +13,10 @@ static void usage(FILE *f)
                "  czk demo [--vectors DIR]              self-check of the arithmetic, then verify the bundled proofs\n"
                "  czk verify vkey.json public.json proof.json\n"
                "                                        verify a snarkjs Groth16 proof\n"
+               "  czk prove [options] circuit.zkey witness.wtns proof.json public.json\n"
+               "                                        prove a circom witness (see czk prove --help)\n"
+               "  czk zkey export-vkey circuit.zkey vkey.json\n"
+               "                                        the key's verification_key.json\n"
                "  czk --version | --help\n",
             czk_version());
 }
@@ -36,6 +40,10 @@ int main(int argc, char **argv)
         return czk_cli_demo(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify"))
         return czk_cli_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove"))
+        return czk_cli_prove(argc - 1, argv + 1);
+    if (!strcmp(cmd, "zkey"))
+        return czk_cli_zkey(argc - 1, argv + 1);
     fprintf(stderr, "czk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

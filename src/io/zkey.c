@@ -499,6 +499,7 @@ static enum czk_status zkey_parse(struct czk_zkey *z, const char *name, unsigned
     struct czk_zkey_coef *coefs = czk_io_aligned_alloc((uint64_t)z->n_coefs * sizeof *coefs);
     if (!coefs)
         goto nomem;
+    memset(coefs, 0, (size_t)z->n_coefs * sizeof *coefs); /* padding too: comparable bytes */
     z->owned[OWN_COEFS] = coefs;
     z->coefs = coefs;
     const uint64_t *rmod = cv->r();

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "msm/msm.h"
+#include "msm.h" /* relative: also found from bench/ */
 
 /* Largest window: 2^(c-1) buckets per worker, Booth digits fit in int32 comfortably. */
 #define CZK_MSM_C_MAX 20u

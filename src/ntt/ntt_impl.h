@@ -43,6 +43,7 @@
 #include "core/parallel.h"
 #include "czk/czk_ff.h"
 #include "ff/ff_consts.h"
+#include "ff/ff_cpu.h"
 #include "ntt/ntt_internal.h"
 
 #if defined(__x86_64__)
@@ -62,6 +63,9 @@
 #endif
 
 _Static_assert(sizeof(NT_T) == 4 * sizeof(uint64_t), "Fr elements are 4 limbs");
+/* Four-step sizes have n2 >= 2^(CZK_NTT_LG_FOURSTEP - CZK_NTT_LG_FOURSTEP / 2) columns. */
+_Static_assert(NTT_COLS <= (1 << (CZK_NTT_LG_FOURSTEP - CZK_NTT_LG_FOURSTEP / 2)),
+               "a column group must fit in a row");
 
 /* ---- field addition ------------------------------------------------------------ */
 
@@ -134,6 +138,22 @@ static inline void NT_S(sub)(NT_T *r, const NT_T *a, const NT_T *b)
     r->l[3] = r3;
 }
 
+/*
+ * r = a * b (Montgomery). On x86-64 with ADX this calls the field's mulx/adcx/adox
+ * kernel directly, saving the dispatch call of czk_F_mul (the products are most of the
+ * transform's time); otherwise czk_F_mul.
+ */
+static inline void NT_S(mul)(NT_T *r, const NT_T *a, const NT_T *b)
+{
+#if CZK_FF_HAVE_ASM
+    if (__builtin_expect(czk_ff_have_adx, 1)) {
+        NT_CAT(NT_CAT(czk_ff_, NTT_F), _mul_adx)(r->l, a->l, b->l);
+        return;
+    }
+#endif
+    NT_FN(mul)(r, a, b);
+}
+
 /* ---- butterflies ------------------------------------------------------------- */
 
 /* (x, y) <- (x + y, x - y). */
@@ -159,15 +179,15 @@ static inline void NT_S(bf4)(NT_T *x0, NT_T *x1, NT_T *x2, NT_T *x3, const NT_T 
     NT_S(sub)(&t1, x0, x2);
     NT_S(add)(&t2, x1, x3);
     NT_S(sub)(&t3, x1, x3);
-    NT_FN(mul)(&t3, &t3, im);
+    NT_S(mul)(&t3, &t3, im);
     NT_S(add)(x0, &t0, &t2);
     NT_S(sub)(x1, &t0, &t2);
     NT_S(add)(x2, &t1, &t3);
     NT_S(sub)(x3, &t1, &t3);
     if (w1) {
-        NT_FN(mul)(x1, x1, w2);
-        NT_FN(mul)(x2, x2, w1);
-        NT_FN(mul)(x3, x3, w3);
+        NT_S(mul)(x1, x1, w2);
+        NT_S(mul)(x2, x2, w1);
+        NT_S(mul)(x3, x3, w3);
     }
 }
 
@@ -175,7 +195,8 @@ static inline void NT_S(bf4)(NT_T *x0, NT_T *x1, NT_T *x2, NT_T *x3, const NT_T 
  * In-place DIF transform of size m = 2^lg_m on nc interleaved sequences: element i of
  * sequence c is a[i * rs + c]. tw holds w_m^j for j < m. Output in bit-reversed order.
  */
-static void NT_S(dif)(NT_T *a, size_t rs, size_t nc, unsigned lg_m, const NT_T *tw)
+static inline __attribute__((always_inline)) void NT_S(dif)(NT_T *a, size_t rs, size_t nc,
+                                                           unsigned lg_m, const NT_T *tw)
 {
     size_t m = (size_t)1 << lg_m;
     unsigned left = lg_m;
@@ -203,6 +224,16 @@ static void NT_S(dif)(NT_T *a, size_t rs, size_t nc, unsigned lg_m, const NT_T *
     }
 }
 
+/* dif specialised for one contiguous sequence (rows, small sizes) ... */
+static void NT_S(dif_row)(NT_T *a, unsigned lg_m, const NT_T *tw) { NT_S(dif)(a, 1, 1, lg_m, tw); }
+
+/* ... and for NTT_COLS interleaved sequences (column groups), so that the column loop
+ * has a constant trip count. */
+static void NT_S(dif_cols)(NT_T *a, size_t rs, unsigned lg_m, const NT_T *tw)
+{
+    NT_S(dif)(a, rs, NTT_COLS, lg_m, tw);
+}
+
 /* ---- tables -------------------------------------------------------------------- */
 
 /* t[j] = w^j for j < m. */
@@ -210,7 +241,7 @@ static void NT_S(powers)(NT_T *t, size_t m, const NT_T *w)
 {
     NT_FN(one)(&t[0]);
     for (size_t j = 1; j < m; j++)
-        NT_FN(mul)(&t[j], &t[j - 1], w);
+        NT_S(mul)(&t[j], &t[j - 1], w);
 }
 
 struct NT_S(tw2d_ctx) {
@@ -293,8 +324,8 @@ static void NT_S(shift_chunk)(void *vctx, size_t begin, size_t end, unsigned wor
     uint64_t e = begin;
     NT_FN(pow)(&x, &p->s, &e, 1);
     for (size_t j = begin; j < end; j++) {
-        NT_FN(mul)(&p->a[j], &p->a[j], &x);
-        NT_FN(mul)(&x, &x, &p->s);
+        NT_S(mul)(&p->a[j], &p->a[j], &x);
+        NT_S(mul)(&x, &x, &p->s);
     }
 }
 
@@ -303,9 +334,8 @@ static void NT_S(col_groups)(void *vctx, size_t begin, size_t end, unsigned work
     struct NT_S(pass) *p = vctx;
     const struct czk_ntt_tables *t = p->t;
     size_t n2 = (size_t)1 << t->lg_n2;
-    size_t nc = n2 < NTT_COLS ? n2 : NTT_COLS;
     for (size_t g = begin; g < end; g++)
-        NT_S(dif)(p->a + g * nc, n2, nc, t->lg_n1, (const NT_T *)t->tw1);
+        NT_S(dif_cols)(p->a + g * NTT_COLS, n2, t->lg_n1, (const NT_T *)t->tw1);
 }
 
 static void NT_S(rows)(void *vctx, size_t begin, size_t end, unsigned worker)
@@ -319,9 +349,9 @@ static void NT_S(rows)(void *vctx, size_t begin, size_t end, unsigned worker)
         if (r) {
             const NT_T *tr = tw2d + r * n2;
             for (size_t c = 1; c < n2; c++)
-                NT_FN(mul)(&row[c], &row[c], &tr[c]);
+                NT_S(mul)(&row[c], &row[c], &tr[c]);
         }
-        NT_S(dif)(row, 1, 1, t->lg_n2, (const NT_T *)t->tw2);
+        NT_S(dif_row)(row, t->lg_n2, (const NT_T *)t->tw2);
     }
 }
 
@@ -354,20 +384,20 @@ static void NT_S(unreverse_chunk)(void *vctx, size_t begin, size_t end, unsigned
         NT_FN(pow)(&f, &p->sinv, &e, 1);
         e = n - begin;
         NT_FN(pow)(&g, &p->sinv, &e, 1);
-        NT_FN(mul)(&f, &f, &p->ninv);
-        NT_FN(mul)(&g, &g, &p->ninv);
+        NT_S(mul)(&f, &f, &p->ninv);
+        NT_S(mul)(&g, &g, &p->ninv);
     }
     for (size_t k = begin; k < end; k++) {
         if (k == 0 || k == half) {
-            NT_FN(mul)(&a[k], &a[k], &f);
+            NT_S(mul)(&a[k], &a[k], &f);
         } else {
             NT_T x = a[k];
-            NT_FN(mul)(&a[k], &a[n - k], &f);
-            NT_FN(mul)(&a[n - k], &x, &g);
+            NT_S(mul)(&a[k], &a[n - k], &f);
+            NT_S(mul)(&a[n - k], &x, &g);
         }
         if (p->coset) {
-            NT_FN(mul)(&f, &f, &p->sinv);
-            NT_FN(mul)(&g, &g, &p->s);
+            NT_S(mul)(&f, &f, &p->sinv);
+            NT_S(mul)(&g, &g, &p->s);
         }
     }
 }
@@ -388,10 +418,9 @@ void NT_API(run)(const struct czk_ntt_tables *t, uint64_t (*data)[4], enum czk_n
         czk_parallel_for(n, 4096, threads, NT_S(shift_chunk), &p);
 
     if (n1 == 1) {
-        NT_S(dif)(p.a, 1, 1, t->lg_n, (const NT_T *)t->tw2);
+        NT_S(dif_row)(p.a, t->lg_n, (const NT_T *)t->tw2);
     } else {
-        size_t nc = n2 < NTT_COLS ? n2 : NTT_COLS;
-        czk_parallel_for(n2 / nc, 1, threads, NT_S(col_groups), &p);
+        czk_parallel_for(n2 / NTT_COLS, 1, threads, NT_S(col_groups), &p);
         czk_parallel_for(n1, 1, threads, NT_S(rows), &p);
     }
     czk_parallel_for(n, 4096, threads, NT_S(bitrev_chunk), &p);

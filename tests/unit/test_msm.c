@@ -616,11 +616,11 @@ static void test_windows_and_splits(void **state)
             }
         }
         /* More splits than points in a chunk, more threads than tasks. */
-        struct czk_msm_opts o = {13, 64, CZK_MSM_ACCUM_AFFINE};
+        struct czk_msm_opts o = {8, 5, CZK_MSM_ACCUM_AFFINE};
         assert_int_equal(
             g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 7, &o, NULL), CZK_OK);
         assert_true(g->eq(got, want));
-        o = (struct czk_msm_opts){5, 1000, CZK_MSM_ACCUM_XYZZ};
+        o = (struct czk_msm_opts){3, 1000, CZK_MSM_ACCUM_XYZZ};
         assert_int_equal(
             g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 5, &o, NULL), CZK_OK);
         assert_true(g->eq(got, want));
