@@ -400,6 +400,10 @@ enum czk_status czk_prove_start(czk_prove_job_t *out, czk_prover_key_t key, czk_
     if (z->n_vars < (uint64_t)z->n_public + 1)
         return czk_errf(CZK_ERR_FORMAT, err, errlen, "key: nVars < nPublic + 1");
 
+    if (opts && ((opts->test_fixed_r && !fr_canonical_ok(curve, opts->test_fixed_r)) ||
+                 (opts->test_fixed_s && !fr_canonical_ok(curve, opts->test_fixed_s))))
+        return czk_errf(CZK_ERR_RANGE, err, errlen, "prove: fixed r or s >= the group order");
+
     czk_prove_job_t job = calloc(1, sizeof *job);
     if (!job)
         return czk_errf(CZK_ERR_NOMEM, err, errlen, "prove: out of memory");
@@ -662,10 +666,6 @@ enum czk_status czk_prove_finish(czk_prove_job_t job, struct czk_groth16_proof *
         memcpy(s, o->test_fixed_s, sizeof s);
     } else if ((st = random_fr(curve, s)) != CZK_OK) {
         czk_errf(st, err, errlen, "prove: getrandom failed");
-        goto out;
-    }
-    if (!fr_canonical_ok(curve, r) || !fr_canonical_ok(curve, s)) {
-        st = czk_errf(CZK_ERR_RANGE, err, errlen, "prove: fixed r or s >= the group order");
         goto out;
     }
     pr.curve = curve;

@@ -3,5 +3,9 @@
 #define MSM_G g1_bls12_381
 #define MSM_F fp_bls12_381
 #define MSM_INV_VT czk_fp_bls12_381_inv_vartime
+#define MSM_FP fp_bls12_381
+#define MSM_FP_N 6
+#define MSM_FP_P FP_BLS12_381_P
+#define MSM_F_DEG 1
 #define MSM_ACCUM_DEFAULT CZK_MSM_ACCUM_XYZZ
 #include "msm/msm_impl.h"

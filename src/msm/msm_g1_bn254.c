@@ -3,5 +3,9 @@
 #define MSM_G g1_bn254
 #define MSM_F fp_bn254
 #define MSM_INV_VT czk_fp_bn254_inv_vartime
+#define MSM_FP fp_bn254
+#define MSM_FP_N 4
+#define MSM_FP_P FP_BN254_P
+#define MSM_F_DEG 1
 #define MSM_ACCUM_DEFAULT CZK_MSM_ACCUM_XYZZ
 #include "msm/msm_impl.h"

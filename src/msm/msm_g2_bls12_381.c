@@ -19,5 +19,9 @@ static void msm_fp2_bls12_381_inv_vartime(struct czk_fp2_bls12_381 *r, const str
 #define MSM_G g2_bls12_381
 #define MSM_F fp2_bls12_381
 #define MSM_INV_VT msm_fp2_bls12_381_inv_vartime
+#define MSM_FP fp_bls12_381
+#define MSM_FP_N 6
+#define MSM_FP_P FP_BLS12_381_P
+#define MSM_F_DEG 2
 #define MSM_ACCUM_DEFAULT CZK_MSM_ACCUM_XYZZ
 #include "msm/msm_impl.h"

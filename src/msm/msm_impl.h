@@ -6,6 +6,7 @@
  *   MSM_F   its coordinate field (fp_bn254, fp2_bn254, ...)
  *   MSM_ACCUM_DEFAULT   the accumulation kernel AUTO resolves to (enum czk_msm_accum)
  *   MSM_INV_VT  the fastest inversion of MSM_F (variable time is fine: public data)
+ *   and the parameters of msm_field.h (MSM_FP, MSM_FP_N, MSM_FP_P, MSM_F_DEG)
  * and includes this file once; it defines czk_msm_MSM_G and czk_msm_MSM_G_ex.
  *
  * Algorithm (one call):
@@ -51,6 +52,7 @@
 
 #include "core/parallel.h"
 #include "msm/msm.h"
+#include "msm/msm_field.h"
 #include "msm/msm_internal.h"
 
 #define MSM_CAT_(a, b) a##b
@@ -81,7 +83,7 @@ static inline void xyzz_set_inf(struct xyzz *p)
     F_FN(zero)(&p->zzz);
 }
 
-static inline bool xyzz_is_inf(const struct xyzz *p) { return F_FN(is_zero)(&p->zz); }
+static inline bool xyzz_is_inf(const struct xyzz *p) { return mf_is_zero(&p->zz); }
 
 static inline void xyzz_from_affine(struct xyzz *p, const F_T *x, const F_T *y)
 {
@@ -95,20 +97,20 @@ static inline void xyzz_from_affine(struct xyzz *p, const F_T *x, const F_T *y)
 static void xyzz_dbl_affine(struct xyzz *p, const F_T *x, const F_T *y)
 {
     F_T u, v, w, s, m, t;
-    F_FN(dbl)(&u, y);      /* U = 2 Y */
-    F_FN(sqr)(&v, &u);     /* V = U^2 */
-    F_FN(mul)(&w, &u, &v); /* W = U V */
-    F_FN(mul)(&s, x, &v);  /* S = X V */
-    F_FN(sqr)(&m, x);      /* M = 3 X^2 */
-    F_FN(dbl)(&t, &m);
-    F_FN(add)(&m, &m, &t);
-    F_FN(sqr)(&p->x, &m); /* X3 = M^2 - 2 S */
-    F_FN(sub)(&p->x, &p->x, &s);
-    F_FN(sub)(&p->x, &p->x, &s);
-    F_FN(sub)(&t, &s, &p->x); /* Y3 = M (S - X3) - W Y */
-    F_FN(mul)(&t, &t, &m);
-    F_FN(mul)(&s, &w, y);
-    F_FN(sub)(&p->y, &t, &s);
+    mf_dbl(&u, y);      /* U = 2 Y */
+    mf_sqr(&v, &u);     /* V = U^2 */
+    mf_mul(&w, &u, &v); /* W = U V */
+    mf_mul(&s, x, &v);  /* S = X V */
+    mf_sqr(&m, x);      /* M = 3 X^2 */
+    mf_dbl(&t, &m);
+    mf_add(&m, &m, &t);
+    mf_sqr(&p->x, &m); /* X3 = M^2 - 2 S */
+    mf_sub(&p->x, &p->x, &s);
+    mf_sub(&p->x, &p->x, &s);
+    mf_sub(&t, &s, &p->x); /* Y3 = M (S - X3) - W Y */
+    mf_mul(&t, &t, &m);
+    mf_mul(&s, &w, y);
+    mf_sub(&p->y, &t, &s);
     p->zz = v;  /* ZZ3 = V */
     p->zzz = w; /* ZZZ3 = W */
 }
@@ -121,57 +123,77 @@ static void xyzz_dbl(struct xyzz *r, const struct xyzz *p)
         return;
     }
     F_T u, v, w, s, m, t, x3;
-    F_FN(dbl)(&u, &p->y);     /* U = 2 Y1 */
-    F_FN(sqr)(&v, &u);        /* V = U^2 */
-    F_FN(mul)(&w, &u, &v);    /* W = U V */
-    F_FN(mul)(&s, &p->x, &v); /* S = X1 V */
-    F_FN(sqr)(&m, &p->x);     /* M = 3 X1^2 */
-    F_FN(dbl)(&t, &m);
-    F_FN(add)(&m, &m, &t);
-    F_FN(sqr)(&x3, &m); /* X3 = M^2 - 2 S */
-    F_FN(sub)(&x3, &x3, &s);
-    F_FN(sub)(&x3, &x3, &s);
-    F_FN(sub)(&t, &s, &x3); /* Y3 = M (S - X3) - W Y1 */
-    F_FN(mul)(&t, &t, &m);
-    F_FN(mul)(&s, &w, &p->y);
-    F_FN(mul)(&r->zz, &p->zz, &v);    /* ZZ3 = V ZZ1 */
-    F_FN(mul)(&r->zzz, &p->zzz, &w);  /* ZZZ3 = W ZZZ1 */
-    F_FN(sub)(&r->y, &t, &s);
+    mf_dbl(&u, &p->y);     /* U = 2 Y1 */
+    mf_sqr(&v, &u);        /* V = U^2 */
+    mf_mul(&w, &u, &v);    /* W = U V */
+    mf_mul(&s, &p->x, &v); /* S = X1 V */
+    mf_sqr(&m, &p->x);     /* M = 3 X1^2 */
+    mf_dbl(&t, &m);
+    mf_add(&m, &m, &t);
+    mf_sqr(&x3, &m); /* X3 = M^2 - 2 S */
+    mf_sub(&x3, &x3, &s);
+    mf_sub(&x3, &x3, &s);
+    mf_sub(&t, &s, &x3); /* Y3 = M (S - X3) - W Y1 */
+    mf_mul(&t, &t, &m);
+    mf_mul(&s, &w, &p->y);
+    mf_mul(&r->zz, &p->zz, &v);    /* ZZ3 = V ZZ1 */
+    mf_mul(&r->zzz, &p->zzz, &w);  /* ZZZ3 = W ZZZ1 */
+    mf_sub(&r->y, &t, &s);
     r->x = x3;
 }
 
-/* p += (x2, y2), an affine point that is not infinity: madd-2008-s. */
-static void xyzz_madd(struct xyzz *p, const F_T *x2, const F_T *y2)
+/* p += (x2, y2) or, with neg, p -= (x2, y2); the affine point is not infinity:
+ * madd-2008-s. For the negated point S2 = -Y2 ZZZ1, so R' = Y2 ZZZ1 + Y1 = -R is computed
+ * instead and Y3 = R (Q - X3) - Y1 PPP becomes R' (X3 - Q) - Y1 PPP; R^2 is unchanged. */
+static void xyzz_madd(struct xyzz *p, const F_T *x2, const F_T *y2, bool neg)
 {
-    if (xyzz_is_inf(p)) {
-        xyzz_from_affine(p, x2, y2);
-        return;
-    }
     F_T pp, ppp, q, r, t;
-    F_FN(mul)(&t, x2, &p->zz); /* P = U2 - X1, U2 = X2 ZZ1 */
-    F_FN(sub)(&t, &t, &p->x);
-    F_FN(mul)(&r, y2, &p->zzz); /* R = S2 - Y1, S2 = Y2 ZZZ1 */
-    F_FN(sub)(&r, &r, &p->y);
-    if (F_FN(is_zero)(&t)) {
-        if (F_FN(is_zero)(&r))
-            xyzz_dbl_affine(p, x2, y2); /* same point */
+    if (xyzz_is_inf(p)) {
+        p->x = *x2;
+        if (neg)
+            mf_neg(&p->y, y2);
         else
-            xyzz_set_inf(p); /* opposite points */
+            p->y = *y2;
+        F_FN(one)(&p->zz);
+        F_FN(one)(&p->zzz);
         return;
     }
-    F_FN(sqr)(&pp, &t);         /* PP = P^2 */
-    F_FN(mul)(&ppp, &t, &pp);   /* PPP = P PP */
-    F_FN(mul)(&q, &p->x, &pp);  /* Q = X1 PP */
-    F_FN(mul)(&p->zz, &p->zz, &pp);    /* ZZ3 = ZZ1 PP */
-    F_FN(mul)(&p->zzz, &p->zzz, &ppp); /* ZZZ3 = ZZZ1 PPP */
-    F_FN(sqr)(&t, &r);          /* X3 = R^2 - PPP - 2 Q */
-    F_FN(sub)(&t, &t, &ppp);
-    F_FN(sub)(&t, &t, &q);
-    F_FN(sub)(&t, &t, &q);
-    F_FN(sub)(&q, &q, &t); /* Y3 = R (Q - X3) - Y1 PPP */
-    F_FN(mul)(&q, &q, &r);
-    F_FN(mul)(&ppp, &ppp, &p->y);
-    F_FN(sub)(&p->y, &q, &ppp);
+    mf_mul(&t, x2, &p->zz); /* P = U2 - X1, U2 = X2 ZZ1 */
+    mf_sub(&t, &t, &p->x);
+    mf_mul(&r, y2, &p->zzz); /* R = S2 - Y1, S2 = Y2 ZZZ1 (or R' = -R) */
+    if (neg)
+        mf_add(&r, &r, &p->y);
+    else
+        mf_sub(&r, &r, &p->y);
+    if (mf_is_zero(&t)) {
+        if (mf_is_zero(&r)) { /* same point */
+            if (neg) {
+                mf_neg(&q, y2);
+                xyzz_dbl_affine(p, x2, &q);
+            } else {
+                xyzz_dbl_affine(p, x2, y2);
+            }
+        } else {
+            xyzz_set_inf(p); /* opposite points */
+        }
+        return;
+    }
+    mf_sqr(&pp, &t);                  /* PP = P^2 */
+    mf_mul(&ppp, &t, &pp);            /* PPP = P PP */
+    mf_mul(&q, &p->x, &pp);           /* Q = X1 PP */
+    mf_mul(&p->zz, &p->zz, &pp);      /* ZZ3 = ZZ1 PP */
+    mf_mul(&p->zzz, &p->zzz, &ppp);   /* ZZZ3 = ZZZ1 PPP */
+    mf_sqr(&t, &r);                   /* X3 = R^2 - PPP - 2 Q */
+    mf_sub(&t, &t, &ppp);
+    mf_sub(&t, &t, &q);
+    mf_sub(&t, &t, &q);
+    if (neg)
+        mf_sub(&q, &t, &q); /* Y3 = R' (X3 - Q) - Y1 PPP */
+    else
+        mf_sub(&q, &q, &t); /* Y3 = R (Q - X3) - Y1 PPP */
+    mf_mul(&q, &q, &r);
+    mf_mul(&ppp, &ppp, &p->y);
+    mf_sub(&p->y, &q, &ppp);
     p->x = t;
 }
 
@@ -185,34 +207,34 @@ static void xyzz_add(struct xyzz *p, const struct xyzz *q)
         return;
     }
     F_T u1, s1, t, r, pp, ppp, w;
-    F_FN(mul)(&u1, &p->x, &q->zz);  /* U1 = X1 ZZ2 */
-    F_FN(mul)(&t, &q->x, &p->zz);   /* U2 = X2 ZZ1 */
-    F_FN(mul)(&s1, &p->y, &q->zzz); /* S1 = Y1 ZZZ2 */
-    F_FN(mul)(&r, &q->y, &p->zzz);  /* S2 = Y2 ZZZ1 */
-    F_FN(sub)(&t, &t, &u1);         /* P = U2 - U1 */
-    F_FN(sub)(&r, &r, &s1);         /* R = S2 - S1 */
-    if (F_FN(is_zero)(&t)) {
-        if (F_FN(is_zero)(&r))
+    mf_mul(&u1, &p->x, &q->zz);  /* U1 = X1 ZZ2 */
+    mf_mul(&t, &q->x, &p->zz);   /* U2 = X2 ZZ1 */
+    mf_mul(&s1, &p->y, &q->zzz); /* S1 = Y1 ZZZ2 */
+    mf_mul(&r, &q->y, &p->zzz);  /* S2 = Y2 ZZZ1 */
+    mf_sub(&t, &t, &u1);         /* P = U2 - U1 */
+    mf_sub(&r, &r, &s1);         /* R = S2 - S1 */
+    if (mf_is_zero(&t)) {
+        if (mf_is_zero(&r))
             xyzz_dbl(p, p);
         else
             xyzz_set_inf(p);
         return;
     }
-    F_FN(sqr)(&pp, &t);       /* PP = P^2 */
-    F_FN(mul)(&ppp, &t, &pp); /* PPP = P PP */
-    F_FN(mul)(&u1, &u1, &pp); /* Q = U1 PP */
-    F_FN(mul)(&p->zz, &p->zz, &q->zz); /* ZZ3 = ZZ1 ZZ2 PP */
-    F_FN(mul)(&p->zz, &p->zz, &pp);
-    F_FN(mul)(&p->zzz, &p->zzz, &q->zzz); /* ZZZ3 = ZZZ1 ZZZ2 PPP */
-    F_FN(mul)(&p->zzz, &p->zzz, &ppp);
-    F_FN(sqr)(&w, &r); /* X3 = R^2 - PPP - 2 Q */
-    F_FN(sub)(&w, &w, &ppp);
-    F_FN(sub)(&w, &w, &u1);
-    F_FN(sub)(&w, &w, &u1);
-    F_FN(sub)(&u1, &u1, &w); /* Y3 = R (Q - X3) - S1 PPP */
-    F_FN(mul)(&u1, &u1, &r);
-    F_FN(mul)(&s1, &s1, &ppp);
-    F_FN(sub)(&p->y, &u1, &s1);
+    mf_sqr(&pp, &t);       /* PP = P^2 */
+    mf_mul(&ppp, &t, &pp); /* PPP = P PP */
+    mf_mul(&u1, &u1, &pp); /* Q = U1 PP */
+    mf_mul(&p->zz, &p->zz, &q->zz); /* ZZ3 = ZZ1 ZZ2 PP */
+    mf_mul(&p->zz, &p->zz, &pp);
+    mf_mul(&p->zzz, &p->zzz, &q->zzz); /* ZZZ3 = ZZZ1 ZZZ2 PPP */
+    mf_mul(&p->zzz, &p->zzz, &ppp);
+    mf_sqr(&w, &r); /* X3 = R^2 - PPP - 2 Q */
+    mf_sub(&w, &w, &ppp);
+    mf_sub(&w, &w, &u1);
+    mf_sub(&w, &w, &u1);
+    mf_sub(&u1, &u1, &w); /* Y3 = R (Q - X3) - S1 PPP */
+    mf_mul(&u1, &u1, &r);
+    mf_mul(&s1, &s1, &ppp);
+    mf_sub(&p->y, &u1, &s1);
     p->x = w;
 }
 
@@ -225,10 +247,10 @@ static void xyzz_to_jacobian(G_T *r, const struct xyzz *p)
         return;
     }
     F_T t;
-    F_FN(sqr)(&t, &p->zz);
-    F_FN(mul)(&r->x, &p->x, &t);
-    F_FN(sqr)(&t, &p->zzz);
-    F_FN(mul)(&r->y, &p->y, &t);
+    mf_sqr(&t, &p->zz);
+    mf_mul(&r->x, &p->x, &t);
+    mf_sqr(&t, &p->zzz);
+    mf_mul(&r->y, &p->y, &t);
     r->z = p->zzz;
 }
 
@@ -286,7 +308,7 @@ static void msm_classify(void *vctx, size_t b0, size_t b1, unsigned worker)
             if (G_FN(affine_is_inf)(p))
                 continue;
             if (msm_scalar_is_one(k)) {
-                xyzz_madd(&acc, &p->x, &p->y);
+                xyzz_madd(&acc, &p->x, &p->y, false);
                 ones++;
                 continue;
             }
@@ -358,7 +380,6 @@ static void msm_task_xyzz(struct msm_ctx *ctx, struct xyzz *out, unsigned w, siz
         iq[fill] = idx[lo + fill];
         dq[fill] = czk_msm_booth(sc[iq[fill]], w, c);
     }
-    F_T ny;
     for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
         uint32_t i = iq[s];
         int32_t d = dq[s];
@@ -374,15 +395,8 @@ static void msm_task_xyzz(struct msm_ctx *ctx, struct xyzz *out, unsigned w, siz
         }
         if (d == 0)
             continue;
-        size_t b;
-        if (d > 0) {
-            b = (size_t)d - 1;
-            xyzz_madd(&bk[b], &bases[i].x, &bases[i].y);
-        } else {
-            b = (size_t)(-d) - 1;
-            F_FN(neg)(&ny, &bases[i].y);
-            xyzz_madd(&bk[b], &bases[i].x, &ny);
-        }
+        size_t b = (size_t)(d < 0 ? -d : d) - 1;
+        xyzz_madd(&bk[b], &bases[i].x, &bases[i].y, d < 0);
         any = true;
         if (b > top)
             top = b;
@@ -462,11 +476,11 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases, size_t cnt
 {
     if (cnt == 0)
         return;
-    F_T acc, inv, lam, t, x3, ny;
+    F_T acc, inv, lam, t, x3;
     acc = ws->den[0];
     ws->pre[0] = acc;
     for (size_t e = 1; e < cnt; e++) {
-        F_FN(mul)(&acc, &acc, &ws->den[e]);
+        mf_mul(&acc, &acc, &ws->den[e]);
         ws->pre[e] = acc;
     }
     MSM_INV_VT(&inv, &acc);
@@ -474,8 +488,8 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases, size_t cnt
         /* inv = (den[0] ... den[e])^-1 here. */
         F_T de;
         if (e > 0) {
-            F_FN(mul)(&de, &inv, &ws->pre[e - 1]); /* 1 / den[e] */
-            F_FN(mul)(&inv, &inv, &ws->den[e]);
+            mf_mul(&de, &inv, &ws->pre[e - 1]); /* 1 / den[e] */
+            mf_mul(&inv, &inv, &ws->den[e]);
         } else {
             de = inv;
         }
@@ -483,29 +497,35 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases, size_t cnt
         A_T *B = &ws->aff[b];
         if (pi == MSM_PI_DBL) {
             /* lambda = 3 x^2 / (2 y) */
-            F_FN(sqr)(&t, &B->x);
-            F_FN(dbl)(&lam, &t);
-            F_FN(add)(&lam, &lam, &t);
-            F_FN(mul)(&lam, &lam, &de);
-            F_FN(sqr)(&x3, &lam); /* x3 = lambda^2 - 2 x */
-            F_FN(sub)(&x3, &x3, &B->x);
-            F_FN(sub)(&x3, &x3, &B->x);
+            mf_sqr(&t, &B->x);
+            mf_dbl(&lam, &t);
+            mf_add(&lam, &lam, &t);
+            mf_mul(&lam, &lam, &de);
+            mf_sqr(&x3, &lam); /* x3 = lambda^2 - 2 x */
+            mf_sub(&x3, &x3, &B->x);
+            mf_sub(&x3, &x3, &B->x);
+            mf_sub(&t, &B->x, &x3); /* y3 = lambda (x1 - x3) - y1 */
         } else {
+            /* lambda = (y2 - y1) / (x2 - x1). For the negated point y2 = -Py: compute
+             * lambda' = -lambda = (Py + y1) / (x2 - x1); x3 is the same and
+             * y3 = lambda (x1 - x3) - y1 = lambda' (x3 - x1) - y1. */
             const A_T *P = &bases[pi & ~MSM_PI_NEG];
-            const F_T *py = &P->y;
-            if (pi & MSM_PI_NEG) {
-                F_FN(neg)(&ny, &P->y);
-                py = &ny;
-            }
-            F_FN(sub)(&lam, py, &B->y); /* lambda = (y2 - y1) / (x2 - x1) */
-            F_FN(mul)(&lam, &lam, &de);
-            F_FN(sqr)(&x3, &lam); /* x3 = lambda^2 - x1 - x2 */
-            F_FN(sub)(&x3, &x3, &B->x);
-            F_FN(sub)(&x3, &x3, &P->x);
+            bool neg = (pi & MSM_PI_NEG) != 0;
+            if (neg)
+                mf_add(&lam, &P->y, &B->y);
+            else
+                mf_sub(&lam, &P->y, &B->y);
+            mf_mul(&lam, &lam, &de);
+            mf_sqr(&x3, &lam); /* x3 = lambda^2 - x1 - x2 */
+            mf_sub(&x3, &x3, &B->x);
+            mf_sub(&x3, &x3, &P->x);
+            if (neg)
+                mf_sub(&t, &x3, &B->x);
+            else
+                mf_sub(&t, &B->x, &x3);
         }
-        F_FN(sub)(&t, &B->x, &x3); /* y3 = lambda (x1 - x3) - y1 */
-        F_FN(mul)(&t, &t, &lam);
-        F_FN(sub)(&B->y, &t, &B->y);
+        mf_mul(&t, &t, &lam);
+        mf_sub(&B->y, &t, &B->y);
         B->x = x3;
         ws->st[b] &= (unsigned char)~MSM_ST_BUSY;
     }
@@ -530,7 +550,6 @@ static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, s
         iq[fill] = idx[lo + fill];
         dq[fill] = czk_msm_booth(sc[iq[fill]], w, c);
     }
-    F_T ny;
     for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
         uint32_t i = iq[s];
         int32_t d = dq[s];
@@ -548,42 +567,44 @@ static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, s
         if (d == 0)
             continue;
         size_t b = (size_t)(d < 0 ? -d : d) - 1;
+        bool neg = d < 0;
         const A_T *P = &bases[i];
-        const F_T *py = &P->y;
-        if (d < 0) {
-            F_FN(neg)(&ny, &P->y);
-            py = &ny;
-        }
         any = true;
         if (b > top)
             top = b;
         unsigned char st = ws.st[b];
+        A_T *B = &ws.aff[b];
         if (!(st & MSM_ST_FULL)) {
-            ws.aff[b].x = P->x;
-            ws.aff[b].y = *py;
+            B->x = P->x;
+            if (neg)
+                mf_neg(&B->y, &P->y);
+            else
+                B->y = P->y;
             ws.st[b] = (unsigned char)(st | MSM_ST_FULL);
             continue;
         }
         if (st & MSM_ST_BUSY) {
             if (!(st & MSM_ST_OV)) {
-                xyzz_from_affine(&ws.ov[b], &P->x, py);
+                xyzz_set_inf(&ws.ov[b]);
                 ws.st[b] = (unsigned char)(st | MSM_ST_OV);
-            } else {
-                xyzz_madd(&ws.ov[b], &P->x, py);
             }
+            xyzz_madd(&ws.ov[b], &P->x, &P->y, neg);
             continue;
         }
-        A_T *B = &ws.aff[b];
-        F_FN(sub)(&ws.den[cnt], &P->x, &B->x);
-        if (F_FN(is_zero)(&ws.den[cnt])) {
-            if (!F_FN(eq)(py, &B->y)) {
-                ws.st[b] = (unsigned char)(st & ~MSM_ST_FULL); /* B + (-B) */
+        mf_sub(&ws.den[cnt], &P->x, &B->x);
+        if (mf_is_zero(&ws.den[cnt])) {
+            /* Same x: B == +-P. Opposite points empty the bucket, equal ones double it. */
+            F_T py = P->y;
+            if (neg)
+                mf_neg(&py, &P->y);
+            if (!mf_eq(&py, &B->y)) {
+                ws.st[b] = (unsigned char)(st & ~MSM_ST_FULL);
                 continue;
             }
-            F_FN(dbl)(&ws.den[cnt], &B->y); /* B + B: tangent, den = 2 y */
+            mf_dbl(&ws.den[cnt], &B->y); /* tangent: den = 2 y */
             ws.pi[cnt] = MSM_PI_DBL;
         } else {
-            ws.pi[cnt] = i | (d < 0 ? MSM_PI_NEG : 0);
+            ws.pi[cnt] = i | (neg ? MSM_PI_NEG : 0);
         }
         ws.pb[cnt] = (uint32_t)b;
         ws.st[b] = (unsigned char)(st | MSM_ST_BUSY);
@@ -604,7 +625,7 @@ static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, s
     for (size_t b = top + 1; b-- > 0;) {
         unsigned char st = ws.st[b];
         if (st & MSM_ST_FULL)
-            xyzz_madd(&run, &ws.aff[b].x, &ws.aff[b].y);
+            xyzz_madd(&run, &ws.aff[b].x, &ws.aff[b].y, false);
         if (st & MSM_ST_OV)
             xyzz_add(&run, &ws.ov[b]);
         xyzz_add(&tot, &run);

@@ -136,8 +136,8 @@ void czk_ntt_cache_clear(void)
 }
 
 enum czk_status czk_ntt(enum czk_groth16_curve curve, uint64_t (*data)[4], unsigned lg_n,
-                        enum czk_ntt_dir dir, enum czk_ntt_convention conv,
-                        const uint64_t shift[4], unsigned threads)
+                        enum czk_ntt_dir dir, enum czk_ntt_convention conv, const uint64_t shift[4],
+                        unsigned threads)
 {
     unsigned s;
     if (curve == CZK_GROTH16_CURVE_BN254)

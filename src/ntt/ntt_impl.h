@@ -171,8 +171,8 @@ static inline void NT_S(bf2)(NT_T *x, NT_T *y)
  *   x2 <- (t1 + t3) w^j                  x3 <- (t1 - t3) w^3j
  * which is exactly what the two radix-2 stages of half sizes 2q and q produce.
  */
-static inline void NT_S(bf4)(NT_T *x0, NT_T *x1, NT_T *x2, NT_T *x3, const NT_T *im,
-                             const NT_T *w1, const NT_T *w2, const NT_T *w3)
+static inline void NT_S(bf4)(NT_T *x0, NT_T *x1, NT_T *x2, NT_T *x3, const NT_T *im, const NT_T *w1,
+                             const NT_T *w2, const NT_T *w3)
 {
     NT_T t0, t1, t2, t3;
     NT_S(add)(&t0, x0, x2);
@@ -196,7 +196,7 @@ static inline void NT_S(bf4)(NT_T *x0, NT_T *x1, NT_T *x2, NT_T *x3, const NT_T 
  * sequence c is a[i * rs + c]. tw holds w_m^j for j < m. Output in bit-reversed order.
  */
 static inline __attribute__((always_inline)) void NT_S(dif)(NT_T *a, size_t rs, size_t nc,
-                                                           unsigned lg_m, const NT_T *tw)
+                                                            unsigned lg_m, const NT_T *tw)
 {
     size_t m = (size_t)1 << lg_m;
     unsigned left = lg_m;

@@ -39,8 +39,8 @@ enum czk_status czk_ntt_fr_bls12_381_tables(struct czk_ntt_tables *t, unsigned l
                                             enum czk_ntt_convention conv, unsigned threads);
 
 /* The transform of ntt.h on tables built for data's size (lg_n >= 1). */
-void czk_ntt_fr_bn254_run(const struct czk_ntt_tables *t, uint64_t (*data)[4],
-                          enum czk_ntt_dir dir, const uint64_t shift[4], unsigned threads);
+void czk_ntt_fr_bn254_run(const struct czk_ntt_tables *t, uint64_t (*data)[4], enum czk_ntt_dir dir,
+                          const uint64_t shift[4], unsigned threads);
 void czk_ntt_fr_bls12_381_run(const struct czk_ntt_tables *t, uint64_t (*data)[4],
                               enum czk_ntt_dir dir, const uint64_t shift[4], unsigned threads);
 

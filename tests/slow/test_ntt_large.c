@@ -163,8 +163,7 @@ static void check_size(const struct ops *o, unsigned lg, enum czk_ntt_convention
 
     assert_int_equal(czk_ntt(o->curve, y, lg, CZK_NTT_INVERSE, conv, shp, 0), CZK_OK);
     if (memcmp(x, y, n * sizeof *x) != 0)
-        fail_msg("%s lg_n=%u conv=%d coset=%d: inverse(forward(x)) != x", o->name, lg, conv,
-                 coset);
+        fail_msg("%s lg_n=%u conv=%d coset=%d: inverse(forward(x)) != x", o->name, lg, conv, coset);
     free(x);
     free(y);
 }

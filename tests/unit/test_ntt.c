@@ -183,8 +183,8 @@ static void expect_vec(const struct fld *f, const char *what, unsigned lg_n, con
         from_mont(f, v, got[i]);
         if (mpz_cmp(v, want[i]) != 0) {
             if (bad < 4)
-                gmp_fprintf(stderr, "%s %s lg_n=%u: index %zu: got %Zx want %Zx\n", f->name,
-                            what, lg_n, i, v, want[i]);
+                gmp_fprintf(stderr, "%s %s lg_n=%u: index %zu: got %Zx want %Zx\n", f->name, what,
+                            lg_n, i, v, want[i]);
             bad++;
         }
     }
@@ -262,12 +262,12 @@ static void test_roots(void **state)
             for (unsigned lg = 0; lg <= f->s; lg++) {
                 fe got;
                 if (f->curve == CZK_GROTH16_CURVE_BN254)
-                    assert_int_equal(czk_fr_bn254_root_of_unity((struct czk_fr_bn254 *)got, lg,
-                                                                g_convs[ci]),
-                                     CZK_OK);
+                    assert_int_equal(
+                        czk_fr_bn254_root_of_unity((struct czk_fr_bn254 *)got, lg, g_convs[ci]),
+                        CZK_OK);
                 else
-                    assert_int_equal(czk_fr_bls12_381_root_of_unity(
-                                         (struct czk_fr_bls12_381 *)got, lg, g_convs[ci]),
+                    assert_int_equal(czk_fr_bls12_381_root_of_unity((struct czk_fr_bls12_381 *)got,
+                                                                    lg, g_convs[ci]),
                                      CZK_OK);
                 root(f, w, lg, g_convs[ci]);
                 from_mont(f, v, got);
@@ -498,9 +498,9 @@ static void test_args(void **state)
                          CZK_ERR_INVALID_ARG);
         assert_int_equal(czk_ntt(f->curve, y, 40, CZK_NTT_INVERSE, CZK_NTT_BELLMAN, sh, 0),
                          CZK_ERR_INVALID_ARG);
-        assert_int_equal(czk_ntt(f->curve, y, 2, CZK_NTT_FORWARD, (enum czk_ntt_convention)7,
-                                 NULL, 0),
-                         CZK_ERR_INVALID_ARG);
+        assert_int_equal(
+            czk_ntt(f->curve, y, 2, CZK_NTT_FORWARD, (enum czk_ntt_convention)7, NULL, 0),
+            CZK_ERR_INVALID_ARG);
         assert_int_equal(czk_ntt(f->curve, y, 2, (enum czk_ntt_dir)5, CZK_NTT_SNARKJS, NULL, 0),
                          CZK_ERR_INVALID_ARG);
         assert_int_equal(czk_ntt(f->curve, NULL, 2, CZK_NTT_FORWARD, CZK_NTT_SNARKJS, NULL, 0),
@@ -509,12 +509,12 @@ static void test_args(void **state)
         mpz_clear(v);
     }
     fe z[2] = {{0}};
-    assert_int_equal(czk_ntt(CZK_GROTH16_CURVE_NONE, z, 1, CZK_NTT_FORWARD, CZK_NTT_SNARKJS, NULL,
-                             0),
-                     CZK_ERR_INVALID_ARG);
-    assert_int_equal(czk_ntt((enum czk_groth16_curve)9, z, 1, CZK_NTT_FORWARD, CZK_NTT_SNARKJS,
-                             NULL, 0),
-                     CZK_ERR_INVALID_ARG);
+    assert_int_equal(
+        czk_ntt(CZK_GROTH16_CURVE_NONE, z, 1, CZK_NTT_FORWARD, CZK_NTT_SNARKJS, NULL, 0),
+        CZK_ERR_INVALID_ARG);
+    assert_int_equal(
+        czk_ntt((enum czk_groth16_curve)9, z, 1, CZK_NTT_FORWARD, CZK_NTT_SNARKJS, NULL, 0),
+        CZK_ERR_INVALID_ARG);
 }
 
 /* czk_ntt_snarkjs_shift == ffjavascript's Fr.w[lg_n + 1] (lg_n < s) or Fr.shift (lg_n == s). */
