@@ -12,6 +12,8 @@ int czk_cli_demo(int argc, char **argv);
 int czk_cli_verify(int argc, char **argv);
 int czk_cli_prove(int argc, char **argv);
 int czk_cli_zkey(int argc, char **argv);
+int czk_cli_gen_circuit(int argc, char **argv);
+int czk_cli_setup(int argc, char **argv);
 
 /* Shared by subcommands: write `len` bytes to `path` through a temporary file in the same
  * directory and rename(2); on failure prints "<prog>: ..." to stderr and returns -1. */

@@ -17,6 +17,10 @@ static void usage(FILE *f)
                "                                        prove a circom witness (see czk prove --help)\n"
                "  czk zkey export-vkey circuit.zkey vkey.json\n"
                "                                        the key's verification_key.json\n"
+               "  czk gen-circuit --curve C (--constraints N | --domain-log K) --shape mul|porep --out DIR\n"
+               "                                        synthetic circuit + witness (see czk gen-circuit --help)\n"
+               "  czk setup --dev circuit.r1cs out.zkey [--seed S] [--threads N]\n"
+               "                                        INSECURE single-party Groth16 setup (development only)\n"
                "  czk --version | --help\n",
             czk_version());
 }
@@ -44,6 +48,10 @@ int main(int argc, char **argv)
         return czk_cli_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "zkey"))
         return czk_cli_zkey(argc - 1, argv + 1);
+    if (!strcmp(cmd, "gen-circuit"))
+        return czk_cli_gen_circuit(argc - 1, argv + 1);
+    if (!strcmp(cmd, "setup"))
+        return czk_cli_setup(argc - 1, argv + 1);
     fprintf(stderr, "czk: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -415,13 +415,23 @@ static void msm_task_xyzz(struct msm_ctx *ctx, struct xyzz *out, unsigned w, siz
 #define MSM_ST_BUSY 2u /* it has a pending addition in the current batch */
 #define MSM_ST_OV 4u   /* its XYZZ overflow accumulator is in use */
 
+/*
+ * Workspace of the affine kernel (one per worker, carved out of its bucket memory).
+ * A point whose bucket is busy is deferred to the queue and retried after the next
+ * flush; a point that finds its bucket busy again then, or finds the queue full, goes to
+ * the bucket's XYZZ overflow accumulator. So every point costs at most one deferral,
+ * and inputs that hit one bucket over and over (equal scalars) degrade to the XYZZ
+ * kernel's cost instead of one inversion per point.
+ */
 struct msm_aff_ws {
-    A_T *aff;             /* nb affine buckets */
-    struct xyzz *ov;      /* nb overflow accumulators */
-    unsigned char *st;    /* nb states */
-    F_T *den, *pre;       /* batch denominators and prefix products */
-    uint32_t *pb, *pi;    /* batch bucket and point; pi top bit: negated; 0xffffffff: double */
-    size_t batch;
+    A_T *aff;          /* nb affine buckets */
+    struct xyzz *ov;   /* nb overflow accumulators */
+    unsigned char *st; /* nb states */
+    F_T *den, *pre;    /* batch denominators and prefix products */
+    uint32_t *pb, *pi; /* batch bucket and point; pi top bit: negated; MSM_PI_DBL: doubling */
+    uint32_t *qi;      /* deferred points: index and digit */
+    int32_t *qd;
+    size_t batch, cnt, qn;
 };
 
 #define MSM_PI_NEG 0x80000000u
@@ -429,9 +439,10 @@ struct msm_aff_ws {
 
 static size_t msm_affine_batch_size(size_t nb)
 {
-    /* Keep the chance that a point finds its bucket busy around 1/8 at most. With few
-     * buckets the batch rarely fills: most points then go to the XYZZ overflow, which is
-     * what a small window should do anyway, and the inversion stays amortised. */
+    /* A batch of nb/4 keeps the share of deferred points near 1/8 and the inversion
+     * amortised over hundreds of additions for the window widths the cost model picks.
+     * With few buckets the batch rarely fills: most points then go to the XYZZ overflow,
+     * which is what a narrow window should do anyway. */
     size_t b = nb / 4;
     if (b > MSM_BATCH)
         b = MSM_BATCH;
@@ -442,8 +453,8 @@ static size_t msm_affine_ws_bytes(size_t nb)
 {
     size_t batch = msm_affine_batch_size(nb);
     size_t s = nb * (sizeof(A_T) + sizeof(struct xyzz) + 1) + 2 * batch * sizeof(F_T) +
-               2 * batch * sizeof(uint32_t);
-    return s + 8 * 64;
+               4 * batch * sizeof(uint32_t);
+    return s + 10 * 64;
 }
 
 static inline unsigned char *msm_align64(unsigned char *p)
@@ -454,6 +465,7 @@ static inline unsigned char *msm_align64(unsigned char *p)
 static void msm_affine_ws_init(struct msm_aff_ws *ws, unsigned char *mem, size_t nb)
 {
     ws->batch = msm_affine_batch_size(nb);
+    ws->cnt = ws->qn = 0;
     unsigned char *p = msm_align64(mem);
     ws->ov = (struct xyzz *)p;
     p = msm_align64(p + nb * sizeof(struct xyzz));
@@ -467,13 +479,19 @@ static void msm_affine_ws_init(struct msm_aff_ws *ws, unsigned char *mem, size_t
     p = msm_align64(p + ws->batch * sizeof(uint32_t));
     ws->pi = (uint32_t *)p;
     p = msm_align64(p + ws->batch * sizeof(uint32_t));
+    ws->qi = (uint32_t *)p;
+    p = msm_align64(p + ws->batch * sizeof(uint32_t));
+    ws->qd = (int32_t *)p;
+    p = msm_align64(p + ws->batch * sizeof(int32_t));
     ws->st = p;
 }
 
-/* Applies the cnt pending additions: one inversion of the product of the denominators,
- * then for each (walking back) lambda = num / den and the affine chord (or tangent). */
-static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases, size_t cnt)
+/* Applies the pending additions: one inversion of the product of the denominators, then
+ * for each (walking back) lambda = num / den and the affine chord (or tangent). */
+static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases)
 {
+    size_t cnt = ws->cnt;
+    ws->cnt = 0;
     if (cnt == 0)
         return;
     F_T acc, inv, lam, t, x3;
@@ -531,6 +549,72 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases, size_t cnt
     }
 }
 
+/* Point i with nonzero digit d into bucket |d| - 1. A busy bucket defers the point when
+ * `defer` allows and the queue has room, else sends it to the bucket's overflow. */
+static inline void msm_affine_insert(struct msm_aff_ws *ws, const A_T *bases, uint32_t i,
+                                     int32_t d, bool defer)
+{
+    size_t b = (size_t)(d < 0 ? -d : d) - 1;
+    bool neg = d < 0;
+    const A_T *P = &bases[i];
+    unsigned char st = ws->st[b];
+    A_T *B = &ws->aff[b];
+    if (!(st & MSM_ST_FULL)) {
+        B->x = P->x;
+        if (neg)
+            mf_neg(&B->y, &P->y);
+        else
+            B->y = P->y;
+        ws->st[b] = (unsigned char)(st | MSM_ST_FULL);
+        return;
+    }
+    if (st & MSM_ST_BUSY) {
+        if (defer && ws->qn < ws->batch) {
+            ws->qi[ws->qn] = i;
+            ws->qd[ws->qn++] = d;
+            return;
+        }
+        if (!(st & MSM_ST_OV)) {
+            xyzz_set_inf(&ws->ov[b]);
+            ws->st[b] = (unsigned char)(st | MSM_ST_OV);
+        }
+        xyzz_madd(&ws->ov[b], &P->x, &P->y, neg);
+        return;
+    }
+    size_t e = ws->cnt;
+    mf_sub(&ws->den[e], &P->x, &B->x);
+    if (mf_is_zero(&ws->den[e])) {
+        /* Same x: B == +-P. Opposite points empty the bucket, equal ones double it. */
+        F_T py = P->y;
+        if (neg)
+            mf_neg(&py, &P->y);
+        if (!mf_eq(&py, &B->y)) {
+            ws->st[b] = (unsigned char)(st & ~MSM_ST_FULL);
+            return;
+        }
+        mf_dbl(&ws->den[e], &B->y); /* tangent: den = 2 y */
+        ws->pi[e] = MSM_PI_DBL;
+    } else {
+        ws->pi[e] = i | (neg ? MSM_PI_NEG : 0);
+    }
+    ws->pb[e] = (uint32_t)b;
+    ws->st[b] = (unsigned char)(st | MSM_ST_BUSY);
+    ws->cnt = e + 1;
+}
+
+/* After a flush: retries every deferred point once (a second conflict sends it to the
+ * overflow), flushing whenever the batch fills. */
+static void msm_affine_drain(struct msm_aff_ws *ws, const A_T *bases)
+{
+    size_t qn = ws->qn;
+    ws->qn = 0;
+    for (size_t k = 0; k < qn; k++) {
+        msm_affine_insert(ws, bases, ws->qi[k], ws->qd[k], false);
+        if (ws->cnt == ws->batch)
+            msm_affine_flush(ws, bases);
+    }
+}
+
 static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, size_t lo,
                             size_t hi, unsigned char *mem)
 {
@@ -541,14 +625,13 @@ static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, s
     struct msm_aff_ws ws;
     msm_affine_ws_init(&ws, mem, ctx->nb);
     memset(ws.st, 0, ctx->nb);
-    size_t cnt = 0, top = 0;
+    size_t top = 0;
     bool any = false;
     int32_t dq[MSM_AHEAD];
     uint32_t iq[MSM_AHEAD];
-    size_t fill = 0;
-    for (; fill < MSM_AHEAD && lo + fill < hi; fill++) {
-        iq[fill] = idx[lo + fill];
-        dq[fill] = czk_msm_booth(sc[iq[fill]], w, c);
+    for (size_t f = 0; f < MSM_AHEAD && lo + f < hi; f++) {
+        iq[f] = idx[lo + f];
+        dq[f] = czk_msm_booth(sc[iq[f]], w, c);
     }
     for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
         uint32_t i = iq[s];
@@ -567,53 +650,18 @@ static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, s
         if (d == 0)
             continue;
         size_t b = (size_t)(d < 0 ? -d : d) - 1;
-        bool neg = d < 0;
-        const A_T *P = &bases[i];
         any = true;
         if (b > top)
             top = b;
-        unsigned char st = ws.st[b];
-        A_T *B = &ws.aff[b];
-        if (!(st & MSM_ST_FULL)) {
-            B->x = P->x;
-            if (neg)
-                mf_neg(&B->y, &P->y);
-            else
-                B->y = P->y;
-            ws.st[b] = (unsigned char)(st | MSM_ST_FULL);
-            continue;
-        }
-        if (st & MSM_ST_BUSY) {
-            if (!(st & MSM_ST_OV)) {
-                xyzz_set_inf(&ws.ov[b]);
-                ws.st[b] = (unsigned char)(st | MSM_ST_OV);
-            }
-            xyzz_madd(&ws.ov[b], &P->x, &P->y, neg);
-            continue;
-        }
-        mf_sub(&ws.den[cnt], &P->x, &B->x);
-        if (mf_is_zero(&ws.den[cnt])) {
-            /* Same x: B == +-P. Opposite points empty the bucket, equal ones double it. */
-            F_T py = P->y;
-            if (neg)
-                mf_neg(&py, &P->y);
-            if (!mf_eq(&py, &B->y)) {
-                ws.st[b] = (unsigned char)(st & ~MSM_ST_FULL);
-                continue;
-            }
-            mf_dbl(&ws.den[cnt], &B->y); /* tangent: den = 2 y */
-            ws.pi[cnt] = MSM_PI_DBL;
-        } else {
-            ws.pi[cnt] = i | (neg ? MSM_PI_NEG : 0);
-        }
-        ws.pb[cnt] = (uint32_t)b;
-        ws.st[b] = (unsigned char)(st | MSM_ST_BUSY);
-        if (++cnt == ws.batch) {
-            msm_affine_flush(&ws, bases, cnt);
-            cnt = 0;
+        msm_affine_insert(&ws, bases, i, d, true);
+        if (ws.cnt == ws.batch) {
+            msm_affine_flush(&ws, bases);
+            msm_affine_drain(&ws, bases);
         }
     }
-    msm_affine_flush(&ws, bases, cnt);
+    msm_affine_flush(&ws, bases);
+    msm_affine_drain(&ws, bases);
+    msm_affine_flush(&ws, bases);
     if (!any) {
         xyzz_set_inf(out);
         return;
