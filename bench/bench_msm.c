@@ -160,7 +160,7 @@ static void fill_scalars(uint64_t (*s)[4], size_t n, const uint64_t *r, int spar
         fill_scalars(sc, nmax, r, o->sparse);                                                      \
         for (int li = 0; li < nlg; li++) {                                                         \
             size_t n = (size_t)1 << lgs[li];                                                       \
-            struct czk_msm_opts mo = {0, 0, o->accum};                                             \
+            struct czk_msm_opts mo = {0, 0, o->accum, 0};                                             \
             struct czk_msm_stats st;                                                               \
             if (czk_msm_##G##_ex(&out, bases, (const uint64_t(*)[4])sc, n, o->threads, &mo,        \
                                  &st) != CZK_OK)                                                   \
@@ -168,7 +168,8 @@ static void fill_scalars(uint64_t (*s)[4], size_t n, const uint64_t *r, int spar
             /* Cross-check with another window and the other kernel. */                            \
             struct czk_msm_opts xo = {st.c > 4 ? st.c - 3 : st.c + 2, 1,                           \
                                       st.accum == CZK_MSM_ACCUM_AFFINE ? CZK_MSM_ACCUM_XYZZ        \
-                                                                       : CZK_MSM_ACCUM_AFFINE};    \
+                                                                       : CZK_MSM_ACCUM_AFFINE,     \
+                                      0};                                                          \
             if (czk_msm_##G##_ex(&ref, bases, (const uint64_t(*)[4])sc, n, o->threads, &xo,        \
                                  NULL) != CZK_OK ||                                                \
                 !czk_##G##_eq(&out, &ref)) {                                                       \
@@ -181,7 +182,7 @@ static void fill_scalars(uint64_t (*s)[4], size_t n, const uint64_t *r, int spar
                 if ((int)c0 + dc < 1 || (int)c0 + dc > (int)CZK_MSM_C_MAX)                         \
                     continue;                                                                      \
                 struct czk_msm_opts to = {dc ? c0 + (unsigned)dc : 0, dc ? st.splits : 0,          \
-                                          o->accum};                                               \
+                                          dc ? st.accum : o->accum, 0};                            \
                 double v[BENCH_MAX_REPS], u[BENCH_MAX_REPS];                                       \
                 struct czk_msm_stats ts;                                                           \
                 for (int rep = 0; rep < o->reps; rep++) {                                          \
@@ -191,9 +192,9 @@ static void fill_scalars(uint64_t (*s)[4], size_t n, const uint64_t *r, int spar
                     v[rep] = (bench_now_ns() - t0) / 1e6;                                          \
                     u[rep] = (bench_cpu_ns() - c0_) / 1e6;                                         \
                 }                                                                                  \
-                printf("bench: msm group=%s n=%zu threads=%u accum=%s c=%u splits=%u%s ms=%.2f "   \
-                       "cpu_ms=%.2f\n",                                                            \
-                       #G, n, ts.threads, accum_name(ts.accum), ts.c, ts.splits,                   \
+                printf("bench: msm group=%s n=%zu threads=%u accum=%s c=%u splits=%u group=%u%s "  \
+                       "ms=%.2f cpu_ms=%.2f\n",                                                    \
+                       #G, n, ts.threads, accum_name(ts.accum), ts.c, ts.splits, ts.group,         \
                        dc ? " (sweep)" : "", bench_median(v, o->reps), bench_median(u, o->reps));  \
                 fflush(stdout);                                                                    \
             }                                                                                      \

@@ -64,8 +64,8 @@ enum czk_backend_op {
 };
 
 struct czk_device_props {
-    const char *name;          /* "cpu", "cuda0", ...; static */
-    const char *description;   /* "x86-64, 16 threads", "NVIDIA H200"; static or device-owned */
+    const char *name;        /* "cpu", "cuda0", ...; static */
+    const char *description; /* "x86-64, 16 threads", "NVIDIA H200"; static or device-owned */
     enum czk_device_type type;
     size_t mem_total, mem_free; /* bytes (host RAM for the CPU device) */
     unsigned compute_units;     /* CPU threads, GPU multiprocessors */
@@ -185,14 +185,14 @@ CZK_API void *czk_buf_host_ptr(czk_buf_t buf);
  * The _async forms may return before the copy is done; the host memory must stay
  * valid (and, for set, unchanged) until czk_backend_synchronize.
  */
-CZK_API enum czk_status czk_buf_set(czk_backend_t be, czk_buf_t buf, size_t offset,
-                                    const void *src, size_t size);
+CZK_API enum czk_status czk_buf_set(czk_backend_t be, czk_buf_t buf, size_t offset, const void *src,
+                                    size_t size);
 CZK_API enum czk_status czk_buf_get(czk_backend_t be, czk_buf_t buf, size_t offset, void *dst,
                                     size_t size);
 CZK_API enum czk_status czk_buf_set_async(czk_backend_t be, czk_buf_t buf, size_t offset,
                                           const void *src, size_t size);
-CZK_API enum czk_status czk_buf_get_async(czk_backend_t be, czk_buf_t buf, size_t offset,
-                                          void *dst, size_t size);
+CZK_API enum czk_status czk_buf_get_async(czk_backend_t be, czk_buf_t buf, size_t offset, void *dst,
+                                          size_t size);
 
 /* ---- operations ---------------------------------------------------------------- */
 /* `curve` selects the scalar field / groups; CZK_ERR_INVALID_ARG for CURVE_NONE, a

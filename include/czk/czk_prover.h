@@ -63,8 +63,8 @@ struct czk_prover_key_info {
     uint32_t n_public;    /* public signals (outputs + public inputs) */
     uint32_t domain_size; /* 2^lg_domain */
     uint32_t lg_domain;
-    uint32_t n_rows_used; /* 1 + the last domain row with a coefficient (constraints +
-                             nPublic + 1 for snarkjs keys); 0 for VKEY_ONLY keys */
+    uint32_t n_rows_used;  /* 1 + the last domain row with a coefficient (constraints +
+                              nPublic + 1 for snarkjs keys); 0 for VKEY_ONLY keys */
     uint64_t nnz_a, nnz_b; /* coefficients of A and B */
 };
 
@@ -101,8 +101,7 @@ CZK_API enum czk_status czk_prover_key_vkey(czk_prover_key_t key, struct czk_gro
  * ffjavascript computes it). *json is a NUL-terminated heap string (free()), *len its
  * length (len may be NULL). Returns CZK_OK, CZK_ERR_INVALID_ARG, CZK_ERR_NOMEM.
  */
-CZK_API enum czk_status czk_prover_key_vkey_json(czk_prover_key_t key, char **json,
-                                                 size_t *len);
+CZK_API enum czk_status czk_prover_key_vkey_json(czk_prover_key_t key, char **json, size_t *len);
 
 /* ---- witnesses -------------------------------------------------------------------- */
 
@@ -181,8 +180,7 @@ CZK_API enum czk_status czk_prove_start(czk_prove_job_t *job, czk_prover_key_t k
  * CZK_CANCELLED; backend errors.
  */
 CZK_API enum czk_status czk_prove_finish(czk_prove_job_t job, struct czk_groth16_proof *proof,
-                                         struct czk_groth16_public *pub, char *err,
-                                         size_t errlen);
+                                         struct czk_groth16_public *pub, char *err, size_t errlen);
 
 /** Abandon a started job and free it. NULL: no-op. */
 CZK_API void czk_prove_job_free(czk_prove_job_t job);

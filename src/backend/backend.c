@@ -228,10 +228,7 @@ void czk_backend_free(czk_backend_t be)
 
 czk_device_t czk_backend_get_device(czk_backend_t be) { return be ? be->device : NULL; }
 
-const char *czk_backend_name(czk_backend_t be)
-{
-    return be ? czk_device_name(be->device) : "none";
-}
+const char *czk_backend_name(czk_backend_t be) { return be ? czk_device_name(be->device) : "none"; }
 
 unsigned czk_backend_threads(czk_backend_t be) { return be ? be->threads : 1; }
 
@@ -306,10 +303,7 @@ void czk_buf_free(czk_buf_t buf)
 
 size_t czk_buf_size(czk_buf_t buf) { return buf ? buf->size : 0; }
 
-void *czk_buf_host_ptr(czk_buf_t buf)
-{
-    return buf && buf->device->host_memory ? buf->ptr : NULL;
-}
+void *czk_buf_host_ptr(czk_buf_t buf) { return buf && buf->device->host_memory ? buf->ptr : NULL; }
 
 static bool range_ok(czk_backend_t be, czk_buf_t buf, size_t off, const void *host, size_t size)
 {
@@ -325,16 +319,15 @@ enum czk_status czk_buf_set(czk_backend_t be, czk_buf_t buf, size_t offset, cons
     return size ? be->iface.buf_set(be, buf, offset, src, size) : CZK_OK;
 }
 
-enum czk_status czk_buf_get(czk_backend_t be, czk_buf_t buf, size_t offset, void *dst,
-                            size_t size)
+enum czk_status czk_buf_get(czk_backend_t be, czk_buf_t buf, size_t offset, void *dst, size_t size)
 {
     if (!range_ok(be, buf, offset, dst, size))
         return CZK_ERR_INVALID_ARG;
     return size ? be->iface.buf_get(be, buf, offset, dst, size) : CZK_OK;
 }
 
-enum czk_status czk_buf_set_async(czk_backend_t be, czk_buf_t buf, size_t offset,
-                                  const void *src, size_t size)
+enum czk_status czk_buf_set_async(czk_backend_t be, czk_buf_t buf, size_t offset, const void *src,
+                                  size_t size)
 {
     if (!range_ok(be, buf, offset, src, size))
         return CZK_ERR_INVALID_ARG;
@@ -461,21 +454,20 @@ enum czk_status czk_backend_ntt(czk_backend_t be, enum czk_groth16_curve curve, 
 static size_t point_bytes(enum czk_groth16_curve curve, unsigned group)
 {
     if (curve == CZK_GROTH16_CURVE_BN254)
-        return group == 1 ? sizeof(struct czk_g1_bn254_affine)
-                          : sizeof(struct czk_g2_bn254_affine);
+        return group == 1 ? sizeof(struct czk_g1_bn254_affine) : sizeof(struct czk_g2_bn254_affine);
     return group == 1 ? sizeof(struct czk_g1_bls12_381_affine)
                       : sizeof(struct czk_g2_bls12_381_affine);
 }
 
 static enum czk_status backend_msm(czk_backend_t be, enum czk_groth16_curve curve, unsigned group,
-                                   czk_buf_t bases, czk_buf_t scalars, size_t scalar_off,
-                                   size_t n, void *out)
+                                   czk_buf_t bases, czk_buf_t scalars, size_t scalar_off, size_t n,
+                                   void *out)
 {
     if (!be || !curve_ok(curve) || !out || !bases || !scalars)
         return CZK_ERR_INVALID_ARG;
     size_t pb = point_bytes(curve, group);
-    if (n > SIZE_MAX / pb || scalar_off > SIZE_MAX / FR_BYTES - n ||
-        !buf_ok(be, bases, n * pb) || !buf_ok(be, scalars, (scalar_off + n) * FR_BYTES))
+    if (n > SIZE_MAX / pb || scalar_off > SIZE_MAX / FR_BYTES - n || !buf_ok(be, bases, n * pb) ||
+        !buf_ok(be, scalars, (scalar_off + n) * FR_BYTES))
         return CZK_ERR_INVALID_ARG;
     enum czk_backend_op op = group == 1 ? CZK_BACKEND_OP_MSM_G1 : CZK_BACKEND_OP_MSM_G2;
     if (use_slot(be, be->iface.msm != NULL, curve, op, lg_ceil(n)))
@@ -497,16 +489,14 @@ static enum czk_status backend_msm(czk_backend_t be, enum czk_groth16_curve curv
     return st;
 }
 
-enum czk_status czk_backend_msm_g1(czk_backend_t be, enum czk_groth16_curve curve,
-                                   czk_buf_t bases, czk_buf_t scalars, size_t scalar_off, size_t n,
-                                   void *out)
+enum czk_status czk_backend_msm_g1(czk_backend_t be, enum czk_groth16_curve curve, czk_buf_t bases,
+                                   czk_buf_t scalars, size_t scalar_off, size_t n, void *out)
 {
     return backend_msm(be, curve, 1, bases, scalars, scalar_off, n, out);
 }
 
-enum czk_status czk_backend_msm_g2(czk_backend_t be, enum czk_groth16_curve curve,
-                                   czk_buf_t bases, czk_buf_t scalars, size_t scalar_off, size_t n,
-                                   void *out)
+enum czk_status czk_backend_msm_g2(czk_backend_t be, enum czk_groth16_curve curve, czk_buf_t bases,
+                                   czk_buf_t scalars, size_t scalar_off, size_t n, void *out)
 {
     return backend_msm(be, curve, 2, bases, scalars, scalar_off, n, out);
 }
@@ -558,8 +548,7 @@ enum czk_status czk_backend_quotient(czk_backend_t be, enum czk_groth16_curve cu
     size_t sz = n * FR_BYTES;
     if (!buf_ok(be, a, sz) || !buf_ok(be, b, sz) || !buf_ok(be, c, sz))
         return CZK_ERR_INVALID_ARG;
-    if (use_slot(be, be->iface.quotient != NULL, curve, CZK_BACKEND_OP_QUOTIENT,
-                 lg_ceil(n)))
+    if (use_slot(be, be->iface.quotient != NULL, curve, CZK_BACKEND_OP_QUOTIENT, lg_ceil(n)))
         return be->iface.quotient(be, curve, a, b, c, n, zinv);
     struct hview va = {0}, vb = {0}, vc = {0};
     enum czk_status st = fallback_prepare(be);

@@ -27,9 +27,9 @@ enum czk_status czk_cpu_ntt(enum czk_groth16_curve curve, uint64_t (*data)[4], u
                             enum czk_backend_dir dir, enum czk_ntt_convention conv,
                             const uint64_t shift[4], unsigned threads)
 {
-    return czk_ntt(curve, data, lg_n, dir == CZK_BACKEND_INVERSE ? CZK_NTT_INVERSE
-                                                                 : CZK_NTT_FORWARD,
-                   conv, shift, threads);
+    return czk_ntt(curve, data, lg_n,
+                   dir == CZK_BACKEND_INVERSE ? CZK_NTT_INVERSE : CZK_NTT_FORWARD, conv, shift,
+                   threads);
 }
 
 enum czk_status czk_cpu_msm(enum czk_groth16_curve curve, unsigned group, const void *bases,
@@ -73,7 +73,7 @@ struct pointwise_ctx {
         struct czk_##FR t;                                                                         \
         czk_##FR##_zero(acc);                                                                      \
         for (uint64_t k = m->row_ptr[i], e = m->row_ptr[i + 1]; k < e; k++) {                      \
-            czk_##FR##_mul(&t, (const struct czk_##FR *)m->val[k],                                \
+            czk_##FR##_mul(&t, (const struct czk_##FR *)m->val[k],                                 \
                            (const struct czk_##FR *)w[m->col[k]]);                                 \
             czk_##FR##_add(acc, acc, &t);                                                          \
         }                                                                                          \
@@ -95,8 +95,8 @@ struct pointwise_ctx {
         (void)worker;                                                                              \
         for (size_t i = begin; i < end; i++) {                                                     \
             struct czk_##FR *a = (struct czk_##FR *)x->a[i];                                       \
-            czk_##FR##_mul(a, a, (const struct czk_##FR *)x->b[i]);                               \
-            czk_##FR##_sub(a, a, (const struct czk_##FR *)x->c[i]); /* a·b − c */                  \
+            czk_##FR##_mul(a, a, (const struct czk_##FR *)x->b[i]);                                \
+            czk_##FR##_sub(a, a, (const struct czk_##FR *)x->c[i]); /* a·b − c */               \
             if (x->zinv)                                                                           \
                 czk_##FR##_mul(a, a, (const struct czk_##FR *)x->zinv); /* /Z on the coset */      \
         }                                                                                          \
@@ -122,15 +122,14 @@ enum czk_status czk_cpu_sparse_eval(enum czk_groth16_curve curve, const struct c
     struct sparse_ctx x = {A, B, w, a, b, c};
     if (A->n_rows == 0)
         return CZK_OK;
-    czk_parallel_fn fn = curve == CZK_GROTH16_CURVE_BN254 ? fr_bn254_sparse_rows
-                                                          : fr_bls12_381_sparse_rows;
+    czk_parallel_fn fn =
+        curve == CZK_GROTH16_CURVE_BN254 ? fr_bn254_sparse_rows : fr_bls12_381_sparse_rows;
     czk_parallel_for(A->n_rows, SPARSE_GRAIN, threads, fn, &x);
     return CZK_OK;
 }
 
 void czk_cpu_quotient(enum czk_groth16_curve curve, uint64_t (*a)[4], const uint64_t (*b)[4],
-                      const uint64_t (*c)[4], size_t n, const uint64_t zinv[4],
-                      unsigned threads)
+                      const uint64_t (*c)[4], size_t n, const uint64_t zinv[4], unsigned threads)
 {
     struct pointwise_ctx x = {a, b, c, zinv};
     if (n == 0)
@@ -255,8 +254,7 @@ static void cpu_dev_props(czk_device_t dev, struct czk_device_props *p)
     p->async = false;
 }
 
-static enum czk_status cpu_backend_new(czk_device_t dev, czk_backend_t be, char *err,
-                                       size_t errlen)
+static enum czk_status cpu_backend_new(czk_device_t dev, czk_backend_t be, char *err, size_t errlen)
 {
     (void)dev;
     (void)err;

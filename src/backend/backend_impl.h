@@ -32,8 +32,8 @@ extern "C" {
 struct czk_csr; /* src/io/formats.h: compressed sparse rows, Montgomery values */
 
 struct czk_backend_reg_i {
-    const char *(*get_name)(czk_backend_reg_t reg);             /* static kind name */
-    size_t (*device_count)(czk_backend_reg_t reg);              /* usable devices */
+    const char *(*get_name)(czk_backend_reg_t reg);              /* static kind name */
+    size_t (*device_count)(czk_backend_reg_t reg);               /* usable devices */
     czk_device_t (*device_get)(czk_backend_reg_t reg, size_t i); /* i < device_count */
 };
 
@@ -72,7 +72,7 @@ struct czk_device {
 
 struct czk_buf {
     czk_device_t device;
-    void *ptr;     /* device (or host, when device->host_memory) address */
+    void *ptr; /* device (or host, when device->host_memory) address */
     size_t size;
     bool borrowed; /* czk_buf_from_host without copy: ptr is the caller's */
 };
@@ -86,11 +86,10 @@ struct czk_backend_i {
     enum czk_status (*buf_set)(czk_backend_t be, czk_buf_t buf, size_t off, const void *src,
                                size_t size);
     /* synchronous copy buf -> host */
-    enum czk_status (*buf_get)(czk_backend_t be, czk_buf_t buf, size_t off, void *dst,
-                               size_t size);
+    enum czk_status (*buf_get)(czk_backend_t be, czk_buf_t buf, size_t off, void *dst, size_t size);
     /* (optional) queued host -> buf copy, done by synchronize; default: buf_set */
-    enum czk_status (*buf_set_async)(czk_backend_t be, czk_buf_t buf, size_t off,
-                                     const void *src, size_t size);
+    enum czk_status (*buf_set_async)(czk_backend_t be, czk_buf_t buf, size_t off, const void *src,
+                                     size_t size);
     /* (optional) queued buf -> host copy, done by synchronize; default: buf_get */
     enum czk_status (*buf_get_async)(czk_backend_t be, czk_buf_t buf, size_t off, void *dst,
                                      size_t size);
@@ -114,8 +113,8 @@ struct czk_backend_i {
     enum czk_status (*quotient)(czk_backend_t be, enum czk_groth16_curve curve, czk_buf_t a,
                                 czk_buf_t b, czk_buf_t c, size_t n, const uint64_t zinv[4]);
     /* (optional) Montgomery -> canonical in place; default: CPU */
-    enum czk_status (*to_canonical)(czk_backend_t be, enum czk_groth16_curve curve,
-                                    czk_buf_t data, size_t n);
+    enum czk_status (*to_canonical)(czk_backend_t be, enum czk_groth16_curve curve, czk_buf_t data,
+                                    size_t n);
 };
 
 struct czk_backend {
@@ -154,8 +153,7 @@ enum czk_status czk_cpu_sparse_eval(enum czk_groth16_curve curve, const struct c
                                     uint64_t (*a)[4], uint64_t (*b)[4], uint64_t (*c)[4],
                                     unsigned threads);
 void czk_cpu_quotient(enum czk_groth16_curve curve, uint64_t (*a)[4], const uint64_t (*b)[4],
-                      const uint64_t (*c)[4], size_t n, const uint64_t zinv[4],
-                      unsigned threads);
+                      const uint64_t (*c)[4], size_t n, const uint64_t zinv[4], unsigned threads);
 void czk_cpu_to_canonical(enum czk_groth16_curve curve, uint64_t (*data)[4], size_t n,
                           unsigned threads);
 

@@ -24,23 +24,22 @@
 
 static void prove_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: czk prove [options] circuit.zkey witness.wtns proof.json public.json\n"
-            "\n"
-            "Prove a circom witness under a snarkjs Groth16 key (bn128 or bls12381) and write\n"
-            "proof.json and public.json as snarkjs does.\n"
-            "\n"
-            "options:\n"
-            "  --threads N        CPU threads (default: all cores)\n"
-            "  --backend B        auto (every GPU, else CPU; default), cpu or cuda\n"
-            "  --check            verify the proof with the key's own vkey before writing\n"
-            "  --r1cs FILE        first check the witness against the circuit's constraints\n"
-            "  --trust-key        skip the subgroup checks of the proving-key points\n"
-            "  --format F         snarkjs (default) or bellman: also write the 192-byte\n"
-            "                     compressed proof (BLS12-381) next to proof.json, as .bin\n"
-            "\n"
-            "exit status: 0 proved; 1 constraint violated (--r1cs) or proof rejected\n"
-            "(--check); 2 bad input or other failure\n");
+    fprintf(f, "usage: czk prove [options] circuit.zkey witness.wtns proof.json public.json\n"
+               "\n"
+               "Prove a circom witness under a snarkjs Groth16 key (bn128 or bls12381) and write\n"
+               "proof.json and public.json as snarkjs does.\n"
+               "\n"
+               "options:\n"
+               "  --threads N        CPU threads (default: all cores)\n"
+               "  --backend B        auto (every GPU, else CPU; default), cpu or cuda\n"
+               "  --check            verify the proof with the key's own vkey before writing\n"
+               "  --r1cs FILE        first check the witness against the circuit's constraints\n"
+               "  --trust-key        skip the subgroup checks of the proving-key points\n"
+               "  --format F         snarkjs (default) or bellman: also write the 192-byte\n"
+               "                     compressed proof (BLS12-381) next to proof.json, as .bin\n"
+               "\n"
+               "exit status: 0 proved; 1 constraint violated (--r1cs) or proof rejected\n"
+               "(--check); 2 bad input or other failure\n");
 }
 
 /* Writes data to path via a temporary file in the same directory and rename(2). */
@@ -84,8 +83,7 @@ int czk_cli_write_atomic(const char *prog, const char *path, const void *data, s
     umask(um);
     chmod(tmp, 0666 & ~um);
     if (rename(tmp, path) != 0) {
-        fprintf(stderr, "%s: cannot rename '%s' to '%s': %s\n", prog, tmp, path,
-                strerror(errno));
+        fprintf(stderr, "%s: cannot rename '%s' to '%s': %s\n", prog, tmp, path, strerror(errno));
         unlink(tmp);
         goto out;
     }
@@ -102,8 +100,7 @@ static void on_stage(void *user, const char *stage, double ms)
 }
 
 /* Parses "R,S" (decimal) into canonical limbs for the key's curve. */
-static bool parse_fixed_rs(const char *arg, enum czk_groth16_curve c, uint64_t r[4],
-                           uint64_t s[4])
+static bool parse_fixed_rs(const char *arg, enum czk_groth16_curve c, uint64_t r[4], uint64_t s[4])
 {
     char buf[512];
     const char *comma = strchr(arg, ',');
@@ -226,23 +223,26 @@ int czk_cli_prove(int argc, char **argv)
             goto out;
         }
         if (bad != UINT64_MAX) {
-            fprintf(stderr,
-                    "czk prove: the witness %s violates constraint %llu of %s (0-based)\n",
+            fprintf(stderr, "czk prove: the witness %s violates constraint %llu of %s (0-based)\n",
                     wtns_path, (unsigned long long)bad, r1cs_path);
             rc = 1;
             goto out;
         }
     }
-    if ((st = czk_prover_key_load(&key, zkey_path, kflags, threads, err, sizeof err)) !=
-        CZK_OK) {
+    if ((st = czk_prover_key_load(&key, zkey_path, kflags, threads, err, sizeof err)) != CZK_OK) {
         fprintf(stderr, "czk prove: zkey %s: %s\n", zkey_path, err);
+        goto out;
+    }
+    if (have_r1cs &&
+        (st = czk_zkey_check_r1cs(czk_prover_key_zkey(key), &r1cs, err, sizeof err)) != CZK_OK) {
+        fprintf(stderr, "czk prove: %s was not made for %s: %s\n", zkey_path, r1cs_path, err);
         goto out;
     }
     struct czk_prover_key_info info;
     czk_prover_key_get_info(key, &info);
     if (!strcmp(format, "bellman") && info.curve != CZK_GROTH16_CURVE_BLS12_381) {
-        fprintf(stderr, "czk prove: --format bellman needs a BLS12-381 key; %s is %s\n",
-                zkey_path, czk_groth16_curve_name(info.curve));
+        fprintf(stderr, "czk prove: --format bellman needs a BLS12-381 key; %s is %s\n", zkey_path,
+                czk_groth16_curve_name(info.curve));
         goto out;
     }
     uint64_t fr[4], fs[4];

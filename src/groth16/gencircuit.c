@@ -98,6 +98,16 @@ static bool fe_eq(const uint64_t *a, const uint64_t *b)
     return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3];
 }
 
+/* r = k·w, skipping the multiplication for the common coefficient 1. */
+static void fe_scale(const struct gc_fr *F, uint64_t *r, const uint64_t *k, const uint64_t *w,
+                     const uint64_t *one)
+{
+    if (fe_eq(k, one))
+        memcpy(r, w, sizeof(fe));
+    else
+        F->mul(r, k, w);
+}
+
 /* ---- randomness ------------------------------------------------------------------------- */
 
 static uint64_t mix64(uint64_t z)
@@ -433,10 +443,10 @@ static void porep_row(const struct porep_ctx *c, uint32_t i)
     /* p = (A·w)(B·w) */
     memset(sa, 0, sizeof sa);
     for (unsigned k = 0; k < na; k++) {
-        F->mul(t, ak[k], c->wm[aw[k]]);
+        fe_scale(F, t, ak[k], c->wm[aw[k]], c->one);
         F->add(sa, sa, t);
     }
-    F->mul(sb, bk, c->wm[bw]);
+    fe_scale(F, sb, bk, c->wm[bw], c->one);
     F->mul(p, sa, sb);
 
     /* C: the row's fresh output wire and random extras (never the constant wire). */
@@ -490,7 +500,7 @@ static void porep_row(const struct porep_ctx *c, uint32_t i)
             for (unsigned k = 0; k < nc; k++) {
                 if (k == b)
                     continue;
-                F->mul(t, ck[k], c->wm[cw[k]]);
+                fe_scale(F, t, ck[k], c->wm[cw[k]], c->one);
                 F->sub(rem, rem, t);
             }
             if (!fe_is_zero(rem))

@@ -19,8 +19,8 @@
 #include "io/formats.h"
 
 struct czk_pce {
-    struct czk_csr a, b;     /* n_rows = domain_size, n_cols = n_vars */
-    uint32_t n_rows_used;    /* 1 + the largest row with an entry (0 if none) */
+    struct czk_csr a, b;  /* n_rows = domain_size, n_cols = n_vars */
+    uint32_t n_rows_used; /* 1 + the largest row with an entry (0 if none) */
 };
 
 /* Builds the PCE of a loaded zkey. CZK_ERR_FORMAT (with "zkey section 4: ..." in err)

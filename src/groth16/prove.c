@@ -114,8 +114,8 @@ static size_t g2_bytes(enum czk_groth16_curve c)
 
 static bool fr_canonical_ok(enum czk_groth16_curve c, const uint64_t v[4])
 {
-    const uint64_t *r = c == CZK_GROTH16_CURVE_BN254 ? czk_fr_bn254_modulus()
-                                                     : czk_fr_bls12_381_modulus();
+    const uint64_t *r =
+        c == CZK_GROTH16_CURVE_BN254 ? czk_fr_bn254_modulus() : czk_fr_bls12_381_modulus();
     for (int i = 3; i >= 0; i--)
         if (v[i] != r[i])
             return v[i] < r[i];
@@ -247,8 +247,7 @@ static enum czk_status bases_make(struct bases *b, const struct czk_zkey *z, czk
         (st = czk_buf_from_host(be, z->b1, nv * g1_bytes(c), &b->b1)) != CZK_OK ||
         (st = czk_buf_from_host(be, z->b2, nv * g2_bytes(c), &b->b2)) != CZK_OK ||
         (nc && (st = czk_buf_from_host(be, z->c, nc * g1_bytes(c), &b->c)) != CZK_OK) ||
-        (st = czk_buf_from_host(be, z->h, (size_t)z->domain_size * g1_bytes(c), &b->h)) !=
-            CZK_OK) {
+        (st = czk_buf_from_host(be, z->h, (size_t)z->domain_size * g1_bytes(c), &b->h)) != CZK_OK) {
         bases_free(b);
         return st;
     }
@@ -356,10 +355,10 @@ static enum czk_status msm_b2(czk_prove_job_t job)
 {
     double t0 = now_ms();
     enum czk_groth16_curve c = job->key->z.curve;
-    void *out = c == CZK_GROTH16_CURVE_BN254 ? (void *)&job->pt.bn254.b2
-                                             : (void *)&job->pt.bls12_381.b2;
-    enum czk_status st = czk_backend_msm_g2(job->be, c, job->bases->b2, job->wbuf, 0,
-                                            job->key->z.n_vars, out);
+    void *out =
+        c == CZK_GROTH16_CURVE_BN254 ? (void *)&job->pt.bn254.b2 : (void *)&job->pt.bls12_381.b2;
+    enum czk_status st =
+        czk_backend_msm_g2(job->be, c, job->bases->b2, job->wbuf, 0, job->key->z.n_vars, out);
     if (st == CZK_OK) {
         job->have_b2 = true;
         stage_done(&job->opts, "msm_b2", t0);
@@ -542,8 +541,8 @@ fail:
 /* A uniform element of Fr (Montgomery) from getrandom(2), by rejection sampling. */
 static enum czk_status random_fr(enum czk_groth16_curve curve, uint64_t out[4])
 {
-    const uint64_t *r = curve == CZK_GROTH16_CURVE_BN254 ? czk_fr_bn254_modulus()
-                                                         : czk_fr_bls12_381_modulus();
+    const uint64_t *r =
+        curve == CZK_GROTH16_CURVE_BN254 ? czk_fr_bn254_modulus() : czk_fr_bls12_381_modulus();
     uint64_t mask = r[3];
     mask |= mask >> 1, mask |= mask >> 2, mask |= mask >> 4, mask |= mask >> 8;
     mask |= mask >> 16, mask |= mask >> 32;
@@ -587,19 +586,19 @@ static enum czk_status random_fr(enum czk_groth16_curve curve, uint64_t out[4])
         czk_g1_##C##_from_affine(&delta1, z->delta1);                                              \
         czk_g2_##C##_from_affine(&beta2, z->beta2);                                                \
         czk_g2_##C##_from_affine(&delta2, z->delta2);                                              \
-        /* pi_a = A + alpha1 + r·delta1 */                                                         \
+        /* pi_a = A + alpha1 + r·delta1 */                                                        \
         czk_g1_##C##_add(&pia, &pt->a, &alpha1);                                                   \
         czk_g1_##C##_mul_ct(&t, &delta1, &r);                                                      \
         czk_g1_##C##_add_ct(&pia, &pia, &t);                                                       \
-        /* pi_b = B2 + beta2 + s·delta2 */                                                         \
+        /* pi_b = B2 + beta2 + s·delta2 */                                                        \
         czk_g2_##C##_add(&pib, &pt->b2, &beta2);                                                   \
         czk_g2_##C##_mul_ct(&t2, &delta2, &s);                                                     \
         czk_g2_##C##_add_ct(&pib, &pib, &t2);                                                      \
-        /* pib1 = B1 + beta1 + s·delta1 */                                                         \
+        /* pib1 = B1 + beta1 + s·delta1 */                                                        \
         czk_g1_##C##_add(&pib1, &pt->b1, &beta1);                                                  \
         czk_g1_##C##_mul_ct(&t, &delta1, &s);                                                      \
         czk_g1_##C##_add_ct(&pib1, &pib1, &t);                                                     \
-        /* pi_c = C + H + s·pi_a + r·pib1 − (r·s)·delta1 */                                        \
+        /* pi_c = C + H + s·pi_a + r·pib1 − (r·s)·delta1 */                                  \
         czk_g1_##C##_add(&pic, &pt->c, &pt->h);                                                    \
         czk_g1_##C##_mul_ct(&t, &pia, &s);                                                         \
         czk_g1_##C##_add_ct(&pic, &pic, &t);                                                       \

@@ -94,8 +94,8 @@ static void str_array(struct sb *b, unsigned depth, const char (*s)[CZK_FF_DEC_M
 }
 
 /* An array of `groups` arrays of `per` strings. */
-static void str_array2(struct sb *b, unsigned depth, const char (*s)[CZK_FF_DEC_MAX],
-                       size_t groups, size_t per)
+static void str_array2(struct sb *b, unsigned depth, const char (*s)[CZK_FF_DEC_MAX], size_t groups,
+                       size_t per)
 {
     sb_put(b, "[", 1);
     for (size_t g = 0; g < groups; g++) {

@@ -36,7 +36,7 @@ static void atomic_min(_Atomic uint64_t *m, uint64_t v)
         struct czk_##FR t;                                                                         \
         czk_##FR##_zero(acc);                                                                      \
         for (uint64_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++) {                             \
-            czk_##FR##_mul(&t, (const struct czk_##FR *)m->val[k],                                \
+            czk_##FR##_mul(&t, (const struct czk_##FR *)m->val[k],                                 \
                            (const struct czk_##FR *)w[m->col[k]]);                                 \
             czk_##FR##_add(acc, acc, &t);                                                          \
         }                                                                                          \
@@ -53,8 +53,8 @@ static void atomic_min(_Atomic uint64_t *m, uint64_t v)
             FR##_row(&x->r->m[CZK_MATRIX_A], x->w, i, &a);                                         \
             FR##_row(&x->r->m[CZK_MATRIX_B], x->w, i, &b);                                         \
             FR##_row(&x->r->m[CZK_MATRIX_C], x->w, i, &c);                                         \
-            czk_##FR##_mul(&ab, &a, &b);      /* A·B·R^-1 */                                       \
-            czk_##FR##_mul(&cc, &c, &one_raw); /* C·R^-1 */                                        \
+            czk_##FR##_mul(&ab, &a, &b);       /* A·B·R^-1 */                                    \
+            czk_##FR##_mul(&cc, &c, &one_raw); /* C·R^-1 */                                       \
             if (!czk_##FR##_eq(&ab, &cc)) {                                                        \
                 atomic_min(&x->first_bad, i);                                                      \
                 return;                                                                            \
@@ -71,10 +71,9 @@ enum czk_status czk_prove_check_r1cs(const struct czk_r1cs *r, czk_witness_t w, 
     if (!r || !w || !first_bad)
         return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "r1cs check: NULL argument");
     if (r->curve != czk_witness_curve(w))
-        return czk_errf(CZK_ERR_FORMAT, err, errlen,
-                        "the r1cs is for curve %s but the witness for %s",
-                        czk_groth16_curve_name(r->curve),
-                        czk_groth16_curve_name(czk_witness_curve(w)));
+        return czk_errf(
+            CZK_ERR_FORMAT, err, errlen, "the r1cs is for curve %s but the witness for %s",
+            czk_groth16_curve_name(r->curve), czk_groth16_curve_name(czk_witness_curve(w)));
     if (r->n_wires != czk_witness_count(w))
         return czk_errf(CZK_ERR_FORMAT, err, errlen,
                         "the r1cs has %u wires but the witness %zu values", r->n_wires,
@@ -86,8 +85,7 @@ enum czk_status czk_prove_check_r1cs(const struct czk_r1cs *r, czk_witness_t w, 
     atomic_init(&x.first_bad, UINT64_MAX);
     if (r->n_constraints)
         czk_parallel_for(r->n_constraints, 1024, threads,
-                         r->curve == CZK_GROTH16_CURVE_BN254 ? fr_bn254_check
-                                                             : fr_bls12_381_check,
+                         r->curve == CZK_GROTH16_CURVE_BN254 ? fr_bn254_check : fr_bls12_381_check,
                          &x);
     *first_bad = atomic_load(&x.first_bad);
     return CZK_OK;

@@ -52,7 +52,11 @@ struct czk_csr {
 enum czk_matrix { CZK_MATRIX_A = 0, CZK_MATRIX_B = 1, CZK_MATRIX_C = 2 };
 
 /* .r1cs: the constraints A·w ∘ B·w = C·w as three CSR matrices (rows = constraints,
- * cols = wires). Wire 0 is the constant 1; wires 1..n_pub_out+n_pub_in are public. */
+ * cols = wires). Wire 0 is the constant 1; wires 1..n_pub_out+n_pub_in are public.
+ * After load every array is a heap copy (the file is not kept mapped; val is 64-byte
+ * aligned) and czk_r1cs_free releases them with free(), which a hand-built struct
+ * for czk_r1cs_write may rely on too if its arrays come from malloc. Terms keep the
+ * file's order, duplicates included. Custom-gate files (PLONK) are CZK_ERR_UNSUPPORTED. */
 struct czk_r1cs {
     enum czk_groth16_curve curve;
     uint32_t n_wires, n_pub_out, n_pub_in, n_prv_in, n_constraints;
@@ -172,9 +176,17 @@ enum czk_status czk_zkey_check_r1cs(const struct czk_zkey *z, const struct czk_r
 void czk_zkey_trust_cache_clear(void);
 
 /* Writers (used by `czk gen-circuit` and `czk setup --dev`). Values given in the
- * in-memory forms above; the writers emit exactly what snarkjs reads. */
+ * in-memory forms above; the writers emit exactly what snarkjs reads. Each writes
+ * "<path>.tmp<pid>" and renames it over path, so readers never see a partial file
+ * and a failed write leaves path untouched. Inputs are validated first
+ * (CZK_ERR_INVALID_ARG / CZK_ERR_RANGE); CZK_ERR_IO for file errors. */
+/* r1cs: sections in circom's order (2 constraints, 1 header, 3 wire map; 3 only when
+ * wire_to_label != NULL), so a circom file loaded and written back is byte-identical.
+ * Checks: matrices n_constraints x n_wires (n_cols 0 is accepted), row_ptr monotonic
+ * and ending at nnz, wires < n_wires, values (Montgomery) < r. */
 enum czk_status czk_r1cs_write(const char *path, const struct czk_r1cs *r, char *err,
                                size_t errlen);
+/* wtns v2: canonical values, each checked < r. */
 enum czk_status czk_wtns_write(const char *path, enum czk_groth16_curve curve,
                                const uint64_t (*values)[4], uint32_t n, char *err, size_t errlen);
 /* Writes a zkey from a struct whose pointers reference memory of the caller (or of

@@ -302,9 +302,11 @@ static void trust_file_add(const uint8_t h[32])
     czk_sha256_hex(line, h);
     line[64] = '\n';
     ssize_t k = write(fd, line, 65);
+    int e = k < 0 ? errno : EIO;
     close(fd);
     if (k == 65)
         return;
+    errno = e;
 fail:
     czk_log(CZK_LOG_WARN, "io", "cannot record the checked key in %s: %s", path,
             strerror(errno));

@@ -7,5 +7,4 @@
 #define MSM_FP_N 4
 #define MSM_FP_P FP_BN254_P
 #define MSM_F_DEG 1
-#define MSM_ACCUM_DEFAULT CZK_MSM_ACCUM_XYZZ
 #include "msm/msm_impl.h"

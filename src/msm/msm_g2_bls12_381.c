@@ -23,5 +23,4 @@ static void msm_fp2_bls12_381_inv_vartime(struct czk_fp2_bls12_381 *r, const str
 #define MSM_FP_N 6
 #define MSM_FP_P FP_BLS12_381_P
 #define MSM_F_DEG 2
-#define MSM_ACCUM_DEFAULT CZK_MSM_ACCUM_XYZZ
 #include "msm/msm_impl.h"

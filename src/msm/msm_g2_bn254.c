@@ -23,5 +23,4 @@ static void msm_fp2_bn254_inv_vartime(struct czk_fp2_bn254 *r, const struct czk_
 #define MSM_FP_N 4
 #define MSM_FP_P FP_BN254_P
 #define MSM_F_DEG 2
-#define MSM_ACCUM_DEFAULT CZK_MSM_ACCUM_XYZZ
 #include "msm/msm_impl.h"

@@ -4,7 +4,6 @@
  * src/ec/ec_impl.h is). The including file defines
  *   MSM_G   the group (g1_bn254, ...), pasted into czk_MSM_G_* names
  *   MSM_F   its coordinate field (fp_bn254, fp2_bn254, ...)
- *   MSM_ACCUM_DEFAULT   the accumulation kernel AUTO resolves to (enum czk_msm_accum)
  *   MSM_INV_VT  the fastest inversion of MSM_F (variable time is fine: public data)
  *   and the parameters of msm_field.h (MSM_FP, MSM_FP_N, MSM_FP_P, MSM_F_DEG)
  * and includes this file once; it defines czk_msm_MSM_G and czk_msm_MSM_G_ex.
@@ -68,6 +67,8 @@
 #define MSM_BLOCK 4096u
 /* Pending additions per affine batch (upper bound; see msm_affine_batch_size). */
 #define MSM_BATCH 1024u
+/* Fewer general points than this always take the XYZZ kernel (no inversion to amortise). */
+#define MSM_AFFINE_MIN_POINTS 64u
 /* Points whose digits are computed ahead of use (bucket and base prefetched). */
 #define MSM_AHEAD 4u
 
@@ -269,6 +270,7 @@ struct msm_ctx {
     size_t m;
     /* windows */
     unsigned c, windows, splits, accum;
+    unsigned group;        /* windows per task (affine kernel; 1 for XYZZ) */
     size_t nb;             /* buckets per window: 2^(c-1) */
     unsigned char *work;   /* per-worker bucket memory */
     size_t work_stride;    /* bytes per worker, multiple of 64 */
@@ -615,70 +617,87 @@ static void msm_affine_drain(struct msm_aff_ws *ws, const A_T *bases)
     }
 }
 
-static void msm_task_affine(struct msm_ctx *ctx, struct xyzz *out, unsigned w, size_t lo,
+/*
+ * Affine task: windows [w0, w1) (a window group, see msm_run) over general points
+ * [lo, hi). The group's windows share one bucket space of (w1 - w0) nb buckets, so a
+ * narrow window still fills batches of a few hundred additions per inversion. Partial
+ * sums go to ctx->res[w * splits + q].
+ */
+static void msm_task_affine(struct msm_ctx *ctx, unsigned w0, unsigned w1, size_t q, size_t lo,
                             size_t hi, unsigned char *mem)
 {
     const A_T *bases = ctx->bases;
     const uint64_t(*sc)[4] = ctx->scalars;
     const uint32_t *idx = ctx->idx;
-    const unsigned c = ctx->c;
+    const unsigned c = ctx->c, g = w1 - w0;
+    const size_t nb = ctx->nb;
     struct msm_aff_ws ws;
-    msm_affine_ws_init(&ws, mem, ctx->nb);
-    memset(ws.st, 0, ctx->nb);
-    size_t top = 0;
-    bool any = false;
+    msm_affine_ws_init(&ws, mem, g * nb);
+    memset(ws.st, 0, g * nb);
+    size_t top[CZK_MSM_GROUP_MAX];
+    bool any[CZK_MSM_GROUP_MAX];
+    for (unsigned k = 0; k < g; k++) {
+        top[k] = 0;
+        any[k] = false;
+    }
+    /* Ring of the next points with the digit of window w0 (its bucket prefetched). */
     int32_t dq[MSM_AHEAD];
     uint32_t iq[MSM_AHEAD];
     for (size_t f = 0; f < MSM_AHEAD && lo + f < hi; f++) {
         iq[f] = idx[lo + f];
-        dq[f] = czk_msm_booth(sc[iq[f]], w, c);
+        dq[f] = czk_msm_booth(sc[iq[f]], w0, c);
     }
     for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
         uint32_t i = iq[s];
         int32_t d = dq[s];
         if (j + MSM_AHEAD < hi) {
             uint32_t i2 = idx[j + MSM_AHEAD];
-            int32_t d2 = czk_msm_booth(sc[i2], w, c);
+            int32_t d2 = czk_msm_booth(sc[i2], w0, c);
             iq[s] = i2;
             dq[s] = d2;
+            msm_prefetch(&bases[i2], sizeof bases[i2]);
             if (d2 != 0) {
                 size_t b2 = (size_t)(d2 < 0 ? -d2 : d2) - 1;
                 msm_prefetch(&ws.aff[b2], sizeof ws.aff[b2]);
-                msm_prefetch(&bases[i2], sizeof bases[i2]);
             }
         }
-        if (d == 0)
-            continue;
-        size_t b = (size_t)(d < 0 ? -d : d) - 1;
-        any = true;
-        if (b > top)
-            top = b;
-        msm_affine_insert(&ws, bases, i, d, true);
-        if (ws.cnt == ws.batch) {
-            msm_affine_flush(&ws, bases);
-            msm_affine_drain(&ws, bases);
+        for (unsigned k = 0; k < g; k++) {
+            if (k > 0)
+                d = czk_msm_booth(sc[i], w0 + k, c);
+            if (d == 0)
+                continue;
+            size_t b = (size_t)(d < 0 ? -d : d) - 1;
+            any[k] = true;
+            if (b > top[k])
+                top[k] = b;
+            /* Bucket k nb + b: the digit's sign travels with it. */
+            int32_t gd = d < 0 ? -(int32_t)(k * nb + b + 1) : (int32_t)(k * nb + b + 1);
+            msm_affine_insert(&ws, bases, i, gd, true);
+            if (ws.cnt == ws.batch) {
+                msm_affine_flush(&ws, bases);
+                msm_affine_drain(&ws, bases);
+            }
         }
     }
     msm_affine_flush(&ws, bases);
     msm_affine_drain(&ws, bases);
     msm_affine_flush(&ws, bases);
-    if (!any) {
-        xyzz_set_inf(out);
-        return;
+    /* Running sum per window over its affine buckets (mixed additions) and overflows. */
+    for (unsigned k = 0; k < g; k++) {
+        struct xyzz run, *tot = &ctx->res[(size_t)(w0 + k) * ctx->splits + q];
+        xyzz_set_inf(&run);
+        xyzz_set_inf(tot);
+        if (!any[k])
+            continue;
+        for (size_t b = k * nb + top[k] + 1; b-- > k * nb;) {
+            unsigned char st = ws.st[b];
+            if (st & MSM_ST_FULL)
+                xyzz_madd(&run, &ws.aff[b].x, &ws.aff[b].y, false);
+            if (st & MSM_ST_OV)
+                xyzz_add(&run, &ws.ov[b]);
+            xyzz_add(tot, &run);
+        }
     }
-    /* Running sum over the affine buckets (mixed additions) and their overflows. */
-    struct xyzz run, tot;
-    xyzz_set_inf(&run);
-    xyzz_set_inf(&tot);
-    for (size_t b = top + 1; b-- > 0;) {
-        unsigned char st = ws.st[b];
-        if (st & MSM_ST_FULL)
-            xyzz_madd(&run, &ws.aff[b].x, &ws.aff[b].y, false);
-        if (st & MSM_ST_OV)
-            xyzz_add(&run, &ws.ov[b]);
-        xyzz_add(&tot, &run);
-    }
-    *out = tot;
 }
 
 /* ---- window tasks and the entry points ------------------------------------------------------ */
@@ -688,18 +707,19 @@ static void msm_window_tasks(void *vctx, size_t t0, size_t t1, unsigned worker)
     struct msm_ctx *ctx = vctx;
     unsigned char *mem = ctx->work + (size_t)worker * ctx->work_stride;
     for (size_t t = t0; t < t1; t++) {
-        unsigned w = (unsigned)(t / ctx->splits);
+        /* Task t: window group t / splits, point chunk q = t % splits. */
+        unsigned w = (unsigned)(t / ctx->splits) * ctx->group;
         size_t q = t % ctx->splits;
         size_t lo = ctx->m * q / ctx->splits, hi = ctx->m * (q + 1) / ctx->splits;
-        if (ctx->accum == CZK_MSM_ACCUM_AFFINE)
-            msm_task_affine(ctx, &ctx->res[t], w, lo, hi, mem);
-        else
-            msm_task_xyzz(ctx, &ctx->res[t], w, lo, hi, (struct xyzz *)msm_align64(mem));
+        if (ctx->accum == CZK_MSM_ACCUM_AFFINE) {
+            unsigned w1 = w + ctx->group < ctx->windows ? w + ctx->group : ctx->windows;
+            msm_task_affine(ctx, w, w1, q, lo, hi, mem);
+        } else {
+            msm_task_xyzz(ctx, &ctx->res[(size_t)w * ctx->splits + q], w, lo, hi,
+                          (struct xyzz *)msm_align64(mem));
+        }
     }
 }
-
-/* Cost of one reduction addition relative to one accumulation (see czk_msm_plan). */
-static double msm_reduce_cost(unsigned accum) { return accum == CZK_MSM_ACCUM_AFFINE ? 1.9 : 1.4; }
 
 static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_t (*scalars)[4],
                                size_t n, unsigned threads, const struct czk_msm_opts *opts,
@@ -747,10 +767,26 @@ static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_
             bits = ctx.blk_bits[b];
     }
     ctx.m = m;
-    unsigned accum = opts && opts->accum ? opts->accum : MSM_ACCUM_DEFAULT;
-    unsigned c = 0, k = 0;
+    unsigned accum = opts && opts->accum ? opts->accum : CZK_MSM_ACCUM_AUTO;
+    unsigned c = 0, k = 0, g = 1;
     if (m > 0) {
-        czk_msm_plan(m, bits, T, msm_reduce_cost(accum), CZK_MSM_C_AUTO_MAX, &c, &k);
+        if (accum == CZK_MSM_ACCUM_AUTO) {
+            unsigned c2, k2, g2;
+            double tx = czk_msm_plan(m, bits, T, &czk_msm_cost_xyzz, CZK_MSM_C_AUTO_MAX, &c, &k, &g);
+            double ta = czk_msm_plan(m, bits, T, &czk_msm_cost_affine, CZK_MSM_C_AUTO_MAX, &c2, &k2,
+                                     &g2);
+            accum = CZK_MSM_ACCUM_XYZZ;
+            if (ta < tx && m >= MSM_AFFINE_MIN_POINTS) {
+                accum = CZK_MSM_ACCUM_AFFINE;
+                c = c2;
+                k = k2;
+                g = g2;
+            }
+        } else {
+            czk_msm_plan(m, bits, T,
+                         accum == CZK_MSM_ACCUM_AFFINE ? &czk_msm_cost_affine : &czk_msm_cost_xyzz,
+                         CZK_MSM_C_AUTO_MAX, &c, &k, &g);
+        }
         if (opts && opts->c)
             c = opts->c < CZK_MSM_C_MAX ? opts->c : CZK_MSM_C_MAX;
         if (opts && opts->splits)
@@ -762,13 +798,28 @@ static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_
         ctx.windows = czk_msm_windows(bits, c);
         ctx.nb = (size_t)1 << (c - 1);
         ctx.accum = accum;
-        size_t tasks = (size_t)ctx.windows * k;
+        if (accum == CZK_MSM_ACCUM_AFFINE) {
+            if (opts && opts->c && !opts->group) {
+                /* Forced window: regroup for it. */
+                size_t gg = czk_msm_cost_affine.group_buckets / ctx.nb;
+                g = gg < 1 ? 1 : gg > CZK_MSM_GROUP_MAX ? CZK_MSM_GROUP_MAX : (unsigned)gg;
+            }
+            if (opts && opts->group)
+                g = opts->group < CZK_MSM_GROUP_MAX ? opts->group : CZK_MSM_GROUP_MAX;
+            if (g > ctx.windows)
+                g = ctx.windows;
+        } else {
+            g = 1;
+        }
+        ctx.group = g;
+        size_t groups = (ctx.windows + g - 1) / g;
+        size_t tasks = groups * k;
         unsigned workers = tasks < T ? (unsigned)tasks : T;
-        size_t ws = accum == CZK_MSM_ACCUM_AFFINE ? msm_affine_ws_bytes(ctx.nb)
+        size_t ws = accum == CZK_MSM_ACCUM_AFFINE ? msm_affine_ws_bytes(g * ctx.nb)
                                                   : ctx.nb * sizeof(struct xyzz) + 64;
         ctx.work_stride = (ws + 63) & ~(size_t)63;
         ctx.idx = malloc(m * sizeof *ctx.idx);
-        ctx.res = malloc(tasks * sizeof *ctx.res);
+        ctx.res = malloc((size_t)ctx.windows * k * sizeof *ctx.res);
         ctx.work = malloc(ctx.work_stride * workers);
         if (!ctx.idx || !ctx.res || !ctx.work)
             goto done;
@@ -794,6 +845,7 @@ static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_
         stats->windows = ctx.windows;
         stats->threads = T;
         stats->accum = m > 0 ? accum : 0;
+        stats->group = ctx.group;
         stats->n_general = m;
         stats->n_ones = ones;
     }

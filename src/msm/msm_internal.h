@@ -36,10 +36,11 @@ struct czk_msm_opts {
     unsigned c;      /* window bits 1..CZK_MSM_C_MAX; 0 = cost model */
     unsigned splits; /* point chunks per window (>= 1); 0 = cost model */
     unsigned accum;  /* enum czk_msm_accum */
+    unsigned group;  /* affine: windows per task, 1..CZK_MSM_GROUP_MAX; 0 = cost model */
 };
 
 struct czk_msm_stats {
-    unsigned c, splits, windows, threads, accum;
+    unsigned c, splits, windows, threads, accum, group;
     size_t n_general; /* points that went through the buckets */
     size_t n_ones;    /* points with scalar 1 (summed directly) */
 };
@@ -55,17 +56,30 @@ CZK_MSM_DECLARE_EX(g2_bn254)
 CZK_MSM_DECLARE_EX(g1_bls12_381)
 CZK_MSM_DECLARE_EX(g2_bls12_381)
 
+/* Most windows one affine task handles together. */
+#define CZK_MSM_GROUP_MAX 32u
+
+/* Costs of a kernel, in field multiplications of the coordinate field. */
+struct czk_msm_cost {
+    double acc;             /* accumulating one point into one bucket */
+    double reduce;          /* reducing one bucket (running sum: two additions) */
+    double add, dbl;        /* adding two partial sums; one doubling */
+    unsigned group_buckets; /* affine: group windows until a task has this many buckets
+                             * (0: one window per task) */
+};
+
+/* The two kernels' costs (msm_plan.c). */
+extern const struct czk_msm_cost czk_msm_cost_xyzz, czk_msm_cost_affine;
+
 /*
- * Cost model: m points through the buckets, scalars of at most `bits` bits, `threads`
- * workers (resolved, >= 1), reduce_cost = cost of one bucket-reduction addition in
- * units of one bucket accumulation (XYZZ: full add / mixed add ~ 1.4; batched affine
- * accumulation is cheaper per point, which raises the ratio). Picks c in [1, c_max] and
- * the number of point chunks per window minimising the estimated wall time
- *   ceil(W k / T) (m / k + reduce_cost 2^c) + sequential combine (W k adds, W c doublings)
- * with W = ceil((bits + 1) / c) windows.
+ * Cost model (msm_plan.c): m points through the buckets, scalars of at most `bits` bits,
+ * `threads` workers (resolved, >= 1). Picks c in [1, c_max], the point chunks per window
+ * and the windows per task minimising the estimated wall time
+ *   ceil(groups k / T) g (m / k acc + 2^(c-1) reduce) + W k add + W c dbl
+ * with W = ceil((bits + 1) / c) windows in groups of g. Returns that estimate.
  */
-void czk_msm_plan(size_t m, unsigned bits, unsigned threads, double reduce_cost, unsigned c_max,
-                  unsigned *c, unsigned *splits);
+double czk_msm_plan(size_t m, unsigned bits, unsigned threads, const struct czk_msm_cost *cost,
+                    unsigned c_max, unsigned *c, unsigned *splits, unsigned *group);
 
 /* Number of windows of width c that cover scalars of `bits` bits with Booth digits. */
 static inline unsigned czk_msm_windows(unsigned bits, unsigned c) { return (bits + c) / c; }

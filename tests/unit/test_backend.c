@@ -473,9 +473,9 @@ static void test_ntt(void **state)
             assert_int_equal(czk_backend_ntt(B[0], f->curve, b, lg + 1, CZK_BACKEND_FORWARD,
                                              CZK_NTT_SNARKJS, NULL),
                              CZK_ERR_INVALID_ARG);
-            assert_int_equal(czk_backend_ntt(B[0], f->curve, b, 40, CZK_BACKEND_FORWARD,
-                                             CZK_NTT_SNARKJS, NULL),
-                             CZK_ERR_INVALID_ARG);
+            assert_int_equal(
+                czk_backend_ntt(B[0], f->curve, b, 40, CZK_BACKEND_FORWARD, CZK_NTT_SNARKJS, NULL),
+                CZK_ERR_INVALID_ARG);
             assert_int_equal(czk_backend_ntt(B[0], CZK_GROTH16_CURVE_NONE, b, lg,
                                              CZK_BACKEND_FORWARD, CZK_NTT_SNARKJS, NULL),
                              CZK_ERR_INVALID_ARG);
@@ -502,12 +502,12 @@ static void test_ntt_large(void **state)
             rand_mont(f, in[i]);
         for (int k = 0; k < NB; k++) {
             czk_buf_t b = upload(B[k], in, n * 32);
-            assert_int_equal(czk_backend_ntt(B[k], f->curve, b, lg, CZK_BACKEND_INVERSE,
-                                             CZK_NTT_SNARKJS, NULL),
-                             CZK_OK);
-            assert_int_equal(czk_backend_ntt(B[k], f->curve, b, lg, CZK_BACKEND_FORWARD,
-                                             CZK_NTT_SNARKJS, shift),
-                             CZK_OK);
+            assert_int_equal(
+                czk_backend_ntt(B[k], f->curve, b, lg, CZK_BACKEND_INVERSE, CZK_NTT_SNARKJS, NULL),
+                CZK_OK);
+            assert_int_equal(
+                czk_backend_ntt(B[k], f->curve, b, lg, CZK_BACKEND_FORWARD, CZK_NTT_SNARKJS, shift),
+                CZK_OK);
             download(B[k], b, k ? got : ref, n * 32);
             if (k)
                 assert_memory_equal(got, ref, n * 32);
@@ -518,9 +518,9 @@ static void test_ntt_large(void **state)
         fr_t *coef = malloc(n * 32);
         memcpy(coef, in, n * 32);
         czk_buf_t b = upload(B[0], coef, n * 32);
-        assert_int_equal(czk_backend_ntt(B[0], f->curve, b, lg, CZK_BACKEND_INVERSE,
-                                         CZK_NTT_SNARKJS, NULL),
-                         CZK_OK);
+        assert_int_equal(
+            czk_backend_ntt(B[0], f->curve, b, lg, CZK_BACKEND_INVERSE, CZK_NTT_SNARKJS, NULL),
+            CZK_OK);
         download(B[0], b, coef, n * 32);
         czk_buf_free(b);
         size_t i = (size_t)(czk_test_rand64() % n);
@@ -595,9 +595,9 @@ static void test_msm(void **state)
                 czk_buf_t bb = upload(B[k], bases, n * aff);
                 czk_buf_t sb = upload(B[k], sc, (n + off) * 32);
                 uint8_t out[288];
-                enum czk_status st =
-                    g == 1 ? czk_backend_msm_g1(B[k], f->curve, bb, sb, off, n, out)
-                           : czk_backend_msm_g2(B[k], f->curve, bb, sb, off, n, out);
+                enum czk_status st = g == 1
+                                         ? czk_backend_msm_g1(B[k], f->curve, bb, sb, off, n, out)
+                                         : czk_backend_msm_g2(B[k], f->curve, bb, sb, off, n, out);
                 assert_int_equal(st, CZK_OK);
                 assert_true(f->geq(g, out, acc));
                 /* n = 0 is infinity; too many scalars is refused */
@@ -723,8 +723,8 @@ static void test_pointwise(void **state)
     for (int c = 0; c < 2; c++) {
         const struct fops *f = &F[c];
         size_t n = 20000;
-        fr_t *a = malloc(n * 32), *b = malloc(n * 32), *cc = malloc(n * 32),
-             *want = malloc(n * 32), *got = malloc(n * 32), zinv;
+        fr_t *a = malloc(n * 32), *b = malloc(n * 32), *cc = malloc(n * 32), *want = malloc(n * 32),
+             *got = malloc(n * 32), zinv;
         rand_mont(f, zinv);
         for (size_t i = 0; i < n; i++) {
             rand_mont(f, a[i]);
@@ -777,9 +777,9 @@ int main(void)
     czk_test_seed_init("test_backend");
     init_fops();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_registry),   cmocka_unit_test(test_select),
-        cmocka_unit_test(test_buffers),    cmocka_unit_test(test_ntt),
-        cmocka_unit_test(test_ntt_large),  cmocka_unit_test(test_msm),
+        cmocka_unit_test(test_registry),    cmocka_unit_test(test_select),
+        cmocka_unit_test(test_buffers),     cmocka_unit_test(test_ntt),
+        cmocka_unit_test(test_ntt_large),   cmocka_unit_test(test_msm),
         cmocka_unit_test(test_sparse_eval), cmocka_unit_test(test_pointwise),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

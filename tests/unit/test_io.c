@@ -895,6 +895,36 @@ static void test_bit_flips(void **state)
         }
 }
 
+/* Random multi-byte corruption of every vector: no crash, a message on rejection (ASan
+ * runs of this suite check the "no out-of-bounds read" part). */
+static void test_random_corruption(void **state)
+{
+    (void)state;
+    size_t cases = czk_test_cases(300);
+    for (int cv = 0; cv < NCURVES; cv++)
+        for (int ci = 0; ci < NCIRCUITS; ci++)
+            for (int k = 0; k < 3; k++) {
+                size_t len;
+                uint8_t *orig = read_vec(cv, ci, kind_file[k], &len);
+                uint8_t *d = malloc(len);
+                for (size_t t = 0; t < cases; t++) {
+                    memcpy(d, orig, len);
+                    size_t nb = 1 + czk_test_rand64() % 8;
+                    for (size_t i = 0; i < nb; i++)
+                        d[czk_test_rand64() % len] = (uint8_t)czk_test_rand64();
+                    /* half the time also overwrite a whole u32 near a section header */
+                    if (t & 1) {
+                        size_t o = 8 + 12 * (czk_test_rand64() % 4);
+                        if (o + 4 <= len)
+                            wr32(d + o, (uint32_t)czk_test_rand64());
+                    }
+                    (void)load_kind(k, d, len, t % 3 ? CZK_IO_SKIP_SUBGROUP : 0);
+                }
+                free(d);
+                free(orig);
+            }
+}
+
 /* Flips inside zkey points with the full subgroup check: rejected with a point status. */
 static void test_point_flips(void **state)
 {
@@ -1443,6 +1473,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_vectors), cmocka_unit_test(test_round_trip_random),
         cmocka_unit_test(test_alignment),        cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_bit_flips),        cmocka_unit_test(test_point_flips),
+        cmocka_unit_test(test_random_corruption),
         cmocka_unit_test(test_bad_headers),      cmocka_unit_test(test_bad_wtns),
         cmocka_unit_test(test_bad_r1cs),         cmocka_unit_test(test_bad_zkey),
         cmocka_unit_test(test_files),            cmocka_unit_test(test_trust_file),

@@ -543,7 +543,7 @@ static void test_duplicates_and_negations(void **state)
             oracle_dlog(g, pl, &in, want);
             for (unsigned a = CZK_MSM_ACCUM_XYZZ; a <= CZK_MSM_ACCUM_AFFINE; a++) {
                 for (size_t ci = 0; ci < 3; ci++) {
-                    struct czk_msm_opts o = {cs[ci], 2, a};
+                    struct czk_msm_opts o = {cs[ci], 2, a, 0};
                     assert_int_equal(g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, n, 2,
                                                &o, NULL),
                                      CZK_OK);
@@ -601,7 +601,7 @@ static void test_windows_and_splits(void **state)
         for (unsigned c = 1; c <= cmax; c++) {
             for (unsigned a = CZK_MSM_ACCUM_XYZZ; a <= CZK_MSM_ACCUM_AFFINE; a++) {
                 unsigned splits = c > 10 ? 1 : (c % 3) + 1 + 4 * (c & 1);
-                struct czk_msm_opts o = {c, splits, a};
+                struct czk_msm_opts o = {c, splits, a, 0};
                 struct czk_msm_stats st;
                 unsigned threads = 1 + (c % 3);
                 assert_int_equal(g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n,
@@ -616,11 +616,11 @@ static void test_windows_and_splits(void **state)
             }
         }
         /* More splits than points in a chunk, more threads than tasks. */
-        struct czk_msm_opts o = {8, 5, CZK_MSM_ACCUM_AFFINE};
+        struct czk_msm_opts o = {8, 5, CZK_MSM_ACCUM_AFFINE, 3};
         assert_int_equal(
             g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 7, &o, NULL), CZK_OK);
         assert_true(g->eq(got, want));
-        o = (struct czk_msm_opts){3, 1000, CZK_MSM_ACCUM_XYZZ};
+        o = (struct czk_msm_opts){3, 1000, CZK_MSM_ACCUM_XYZZ, 0};
         assert_int_equal(
             g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 5, &o, NULL), CZK_OK);
         assert_true(g->eq(got, want));
@@ -672,26 +672,40 @@ static void test_plan(void **state)
 {
     (void)state;
     static const unsigned threads[] = {1, 2, 16, 64};
-    for (size_t ti = 0; ti < 4; ti++) {
-        unsigned prev = 0;
-        for (unsigned lg = 10; lg <= 22; lg++) {
-            unsigned c, k;
-            czk_msm_plan((size_t)1 << lg, 254, threads[ti], 1.4, CZK_MSM_C_AUTO_MAX, &c, &k);
-            assert_true(c >= prev);
-            assert_true(c >= lg / 2 && c <= lg);
-            assert_true(k >= 1 && k <= 4 * threads[ti]);
-            unsigned w = czk_msm_windows(254, c);
-            if (threads[ti] <= 2)
-                assert_int_equal(k, 1); /* 20-ish windows are plenty for 2 workers */
-            else if (lg >= 14)
-                assert_true(4 * (size_t)w * k >= 3 * (size_t)threads[ti]);
-            prev = c;
+    const struct czk_msm_cost *costs[2] = {&czk_msm_cost_xyzz, &czk_msm_cost_affine};
+    for (int ki = 0; ki < 2; ki++) {
+        for (size_t ti = 0; ti < 4; ti++) {
+            unsigned prev = 0;
+            for (unsigned lg = 10; lg <= 22; lg++) {
+                unsigned c, k, g;
+                double t = czk_msm_plan((size_t)1 << lg, 254, threads[ti], costs[ki],
+                                        CZK_MSM_C_AUTO_MAX, &c, &k, &g);
+                assert_true(t > 0);
+                assert_true(c >= prev);
+                assert_true(c <= lg);
+                if (threads[ti] <= 2)
+                    assert_true(c >= lg / 2);
+                assert_true(k >= 1 && k <= 4 * threads[ti]);
+                unsigned w = czk_msm_windows(254, c);
+                assert_true(g >= 1 && g <= CZK_MSM_GROUP_MAX && g <= w);
+                if (ki == 0)
+                    assert_int_equal(g, 1);
+                else
+                    assert_true(((size_t)g << (c - 1)) >= costs[ki]->group_buckets ||
+                                g == CZK_MSM_GROUP_MAX || g == w);
+                size_t tasks = (size_t)((w + g - 1) / g) * k;
+                if (threads[ti] <= 2 && ki == 0)
+                    assert_int_equal(k, 1); /* 20-ish windows are plenty for 2 workers */
+                else if (lg >= 14)
+                    assert_true(4 * tasks >= 3 * (size_t)threads[ti]);
+                prev = c;
+            }
         }
     }
-    unsigned c, k;
-    czk_msm_plan(1, 254, 1, 1.4, CZK_MSM_C_AUTO_MAX, &c, &k);
-    assert_true(c >= 1 && c <= 4 && k == 1);
-    czk_msm_plan((size_t)1 << 26, 254, 1, 1.4, CZK_MSM_C_AUTO_MAX, &c, &k);
+    unsigned c, k, g;
+    czk_msm_plan(1, 254, 1, &czk_msm_cost_xyzz, CZK_MSM_C_AUTO_MAX, &c, &k, &g);
+    assert_true(c >= 1 && c <= 4 && k == 1 && g == 1);
+    czk_msm_plan((size_t)1 << 26, 254, 1, &czk_msm_cost_xyzz, CZK_MSM_C_AUTO_MAX, &c, &k, &g);
     assert_int_equal(c, CZK_MSM_C_AUTO_MAX);
 }
 

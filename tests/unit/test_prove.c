@@ -135,8 +135,8 @@ static int setup(void **state)
     (void)state;
     char p[1024], err[512];
     for (size_t i = 0; i < NVEC; i++) {
-        if (czk_prover_key_load(&KEYS[i], vpath(&VECS[i], "circuit.zkey", p, sizeof p), 0, 2,
-                                err, sizeof err) != CZK_OK) {
+        if (czk_prover_key_load(&KEYS[i], vpath(&VECS[i], "circuit.zkey", p, sizeof p), 0, 2, err,
+                                sizeof err) != CZK_OK) {
             fprintf(stderr, "key %s: %s\n", VECS[i].dir, err);
             return -1;
         }
@@ -190,8 +190,7 @@ static void limbs(uint64_t out[4], uint64_t l0, uint64_t l1, uint64_t l2, uint64
 
 static enum czk_status prove_fixed(size_t vi, czk_backend_t be, const uint64_t r[4],
                                    const uint64_t s[4], unsigned flags,
-                                   struct czk_groth16_proof *proof,
-                                   struct czk_groth16_public *pub)
+                                   struct czk_groth16_proof *proof, struct czk_groth16_public *pub)
 {
     char err[512] = "";
     struct czk_prove_opts o = {0};
@@ -215,9 +214,9 @@ static void test_prove_verify(void **state)
             struct czk_groth16_proof proof;
             struct czk_groth16_public pub;
             char err[512] = "";
-            assert_int_equal(czk_prove(KEYS[i], t ? BE2 : BE1, WITS[i], NULL, &proof, &pub, err,
-                                       sizeof err),
-                             CZK_OK);
+            assert_int_equal(
+                czk_prove(KEYS[i], t ? BE2 : BE1, WITS[i], NULL, &proof, &pub, err, sizeof err),
+                CZK_OK);
             assert_int_equal(proof.curve, VECS[i].curve);
             assert_int_equal(czk_groth16_verify(&VKS[i], &pub, &proof, err, sizeof err), CZK_OK);
             char *pj = NULL, *uj = NULL;
@@ -318,8 +317,7 @@ static czk_witness_t flipped(size_t vi, uint64_t (**vals)[4])
     assert_true(j < n);
     czk_witness_t w = NULL;
     (*vals)[j][0] ^= 1;
-    if (czk_witness_wrap(&w, VECS[vi].curve, (const uint64_t(*)[4]) * vals, n, NULL, 0) !=
-        CZK_OK) {
+    if (czk_witness_wrap(&w, VECS[vi].curve, (const uint64_t(*)[4]) * vals, n, NULL, 0) != CZK_OK) {
         (*vals)[j][0] ^= 3; /* was r - 1: r - 1 ^ 2 */
         assert_int_equal(
             czk_witness_wrap(&w, VECS[vi].curve, (const uint64_t(*)[4]) * vals, n, NULL, 0),
@@ -383,8 +381,8 @@ static void test_mismatch(void **state)
                 continue;
             struct czk_prover_key_info ki;
             czk_prover_key_get_info(KEYS[i], &ki);
-            bool same_shape = VECS[i].curve == VECS[j].curve &&
-                              ki.n_vars == czk_witness_count(WITS[j]);
+            bool same_shape =
+                VECS[i].curve == VECS[j].curve && ki.n_vars == czk_witness_count(WITS[j]);
             if (same_shape)
                 continue; /* a witness of the right curve and length is not detectable */
             err[0] = 0;
@@ -413,8 +411,7 @@ static void test_mismatch(void **state)
     czk_witness_free(w);
     free(vals);
     /* NULL arguments */
-    assert_int_equal(czk_prove_start(&job, NULL, BE1, WITS[0], NULL, NULL, 0),
-                     CZK_ERR_INVALID_ARG);
+    assert_int_equal(czk_prove_start(&job, NULL, BE1, WITS[0], NULL, NULL, 0), CZK_ERR_INVALID_ARG);
     assert_int_equal(czk_prove_start(&job, KEYS[0], NULL, WITS[0], NULL, NULL, 0),
                      CZK_ERR_INVALID_ARG);
     assert_int_equal(czk_prove_finish(NULL, NULL, NULL, NULL, 0), CZK_ERR_INVALID_ARG);
@@ -457,8 +454,7 @@ static void test_split_and_cancel(void **state)
         o.cancel = &cancel;
         o.on_stage = NULL;
         job = NULL;
-        assert_int_equal(czk_prove_start(&job, KEYS[i], BE1, WITS[i], &o, NULL, 0),
-                         CZK_CANCELLED);
+        assert_int_equal(czk_prove_start(&job, KEYS[i], BE1, WITS[i], &o, NULL, 0), CZK_CANCELLED);
         assert_null(job);
         cancel = 0;
         assert_int_equal(czk_prove_start(&job, KEYS[i], BE1, WITS[i], &o, NULL, 0), CZK_OK);
@@ -511,9 +507,9 @@ static void test_key_info_and_r1cs(void **state)
         struct czk_prover_key_info ki;
         czk_prover_key_get_info(KEYS[i], &ki);
         struct czk_r1cs r;
-        assert_int_equal(czk_r1cs_load(&r, vpath(&VECS[i], "circuit.r1cs", p, sizeof p), err,
-                                       sizeof err),
-                         CZK_OK);
+        assert_int_equal(
+            czk_r1cs_load(&r, vpath(&VECS[i], "circuit.r1cs", p, sizeof p), err, sizeof err),
+            CZK_OK);
         uint32_t n_pub = r.n_pub_out + r.n_pub_in;
         assert_int_equal(ki.curve, VECS[i].curve);
         assert_int_equal(ki.n_vars, r.n_wires);
@@ -622,9 +618,9 @@ static void test_witness_and_json(void **state)
     assert_ptr_equal(czk_witness_values(w), vals);
     czk_witness_free(w);
     czk_witness_free(NULL);
-    assert_int_equal(czk_witness_wrap(&w, CZK_GROTH16_CURVE_NONE, (const uint64_t(*)[4])vals, 2,
-                                      NULL, 0),
-                     CZK_ERR_INVALID_ARG);
+    assert_int_equal(
+        czk_witness_wrap(&w, CZK_GROTH16_CURVE_NONE, (const uint64_t(*)[4])vals, 2, NULL, 0),
+        CZK_ERR_INVALID_ARG);
     assert_int_not_equal(czk_witness_load(&w, "/nonexistent.wtns", err, sizeof err), CZK_OK);
 
     /* public.json with no signals, as bfj writes it */
