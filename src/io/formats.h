@@ -134,9 +134,8 @@ enum czk_zkey_subgroup {
 enum czk_io_flags {
     CZK_IO_SKIP_SUBGROUP = 1u << 0, /* zkey: on-curve checks only (--trust-key) */
     CZK_IO_PERSIST_TRUST = 1u << 1, /* zkey: also use the trusted-keys file (see above) */
-    CZK_IO_FORCE_HASH = 1u << 2,    /* zkey: compute hash even with CZK_IO_SKIP_SUBGROUP
-                                       (otherwise it is computed only when the subgroup
-                                       check is wanted, i.e. has_hash == false) */
+    CZK_IO_FORCE_HASH = 1u << 2,    /* zkey: hash the file even with CZK_IO_SKIP_SUBGROUP
+                                       (which otherwise skips hashing: has_hash false) */
 };
 
 enum czk_status czk_mapped_file_open(struct czk_mapped_file *f, const char *path, char *err,
@@ -149,7 +148,11 @@ enum czk_status czk_wtns_load(struct czk_wtns *w, const char *path, char *err, s
 void czk_wtns_free(struct czk_wtns *w);
 /* Loads and validates a zkey: header and section sizes against counts, field moduli
  * against the curve, every point on its curve; the subgroup check (multithreaded,
- * `threads` = 0 means all cores) is skipped with CZK_IO_SKIP_SUBGROUP. */
+ * `threads` = 0 means all cores) is skipped with CZK_IO_SKIP_SUBGROUP or when the
+ * file's hash is trusted (see above; z->subgroup says which). Statuses: CZK_ERR_IO,
+ * CZK_ERR_FORMAT, CZK_ERR_RANGE (value or coordinate >= modulus),
+ * CZK_ERR_NOT_ON_CURVE, CZK_ERR_NOT_IN_SUBGROUP, CZK_ERR_UNSUPPORTED (PLONK/FFLONK
+ * keys), CZK_ERR_NOMEM; the message names file, section and byte offset. */
 enum czk_status czk_zkey_load(struct czk_zkey *z, const char *path, unsigned flags,
                               unsigned threads, char *err, size_t errlen);
 void czk_zkey_free(struct czk_zkey *z);

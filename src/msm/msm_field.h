@@ -66,7 +66,31 @@ static inline unsigned char mf_sbb(unsigned char c, uint64_t a, uint64_t b, uint
 }
 #endif
 
+/*
+ * Left alone, GCC's SLP vectorizer turns the limb-wise selects below into SSE code that
+ * reloads the limbs just stored by the carry chain as 16-byte words, which stalls on
+ * store forwarding (measured: the library's out-of-line add costs as much as a
+ * multiplication). An empty asm that takes the value in a general register keeps the
+ * limbs there.
+ */
+#if defined(__GNUC__)
+#define MF_REG(x) __asm__("" : "+r"(x))
+#else
+#define MF_REG(x) ((void)0)
+#endif
+
 /* ---- base field ----------------------------------------------------------------------------- */
+
+/* r = a for an a just computed: limb by limb in general registers (a struct copy would
+ * reload the fresh limbs as 16-byte words and stall on store forwarding). */
+static inline void mfb_copy(MF_B *r, const MF_B *a)
+{
+    for (int i = 0; i < MSM_FP_N; i++) {
+        uint64_t x = a->l[i];
+        MF_REG(x);
+        r->l[i] = x;
+    }
+}
 
 /* r = a + b mod p (a, b < p; p < 2^(64N - 1), so a + b does not carry out). */
 static inline void mfb_add(MF_B *r, const MF_B *a, const MF_B *b)
@@ -78,8 +102,11 @@ static inline void mfb_add(MF_B *r, const MF_B *a, const MF_B *b)
     for (int i = 0; i < MSM_FP_N; i++)
         br = mf_sbb(br, t[i], MSM_FP_P[i], &d[i]);
     uint64_t keep = 0 - (uint64_t)br; /* t < p: keep t */
-    for (int i = 0; i < MSM_FP_N; i++)
-        r->l[i] = d[i] ^ ((t[i] ^ d[i]) & keep);
+    for (int i = 0; i < MSM_FP_N; i++) {
+        uint64_t x = t[i] ^ d[i];
+        MF_REG(x); /* keep the select in general registers (see MF_REG) */
+        r->l[i] = d[i] ^ (x & keep);
+    }
 }
 
 /* r = a - b mod p */
@@ -104,8 +131,10 @@ static inline void mfb_neg(MF_B *r, const MF_B *a)
         br = mf_sbb(br, MSM_FP_P[i], a->l[i], &t[i]);
     }
     uint64_t mask = 0 - (uint64_t)(nz != 0);
-    for (int i = 0; i < MSM_FP_N; i++)
+    for (int i = 0; i < MSM_FP_N; i++) {
+        MF_REG(t[i]);
         r->l[i] = t[i] & mask;
+    }
 }
 
 static inline bool mfb_is_zero(const MF_B *a)
@@ -139,6 +168,7 @@ static inline void mfb_mul(MF_B *r, const MF_B *a, const MF_B *b)
 
 #if MSM_F_DEG == 1
 
+static inline void mf_copy(MF_T *r, const MF_T *a) { mfb_copy(r, a); }
 static inline void mf_add(MF_T *r, const MF_T *a, const MF_T *b) { mfb_add(r, a, b); }
 static inline void mf_sub(MF_T *r, const MF_T *a, const MF_T *b) { mfb_sub(r, a, b); }
 static inline void mf_dbl(MF_T *r, const MF_T *a) { mfb_add(r, a, a); }
@@ -149,6 +179,12 @@ static inline void mf_mul(MF_T *r, const MF_T *a, const MF_T *b) { mfb_mul(r, a,
 static inline void mf_sqr(MF_T *r, const MF_T *a) { mfb_mul(r, a, a); }
 
 #else
+
+static inline void mf_copy(MF_T *r, const MF_T *a)
+{
+    mfb_copy(&r->c0, &a->c0);
+    mfb_copy(&r->c1, &a->c1);
+}
 
 static inline void mf_add(MF_T *r, const MF_T *a, const MF_T *b)
 {

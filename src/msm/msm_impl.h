@@ -112,8 +112,8 @@ static void xyzz_dbl_affine(struct xyzz *p, const F_T *x, const F_T *y)
     mf_mul(&t, &t, &m);
     mf_mul(&s, &w, y);
     mf_sub(&p->y, &t, &s);
-    p->zz = v;  /* ZZ3 = V */
-    p->zzz = w; /* ZZZ3 = W */
+    mf_copy(&p->zz, &v);  /* ZZ3 = V */
+    mf_copy(&p->zzz, &w); /* ZZZ3 = W */
 }
 
 /* r = 2 p: dbl-2008-s-1 with a = 0. r may alias p. */
@@ -140,7 +140,7 @@ static void xyzz_dbl(struct xyzz *r, const struct xyzz *p)
     mf_mul(&r->zz, &p->zz, &v);    /* ZZ3 = V ZZ1 */
     mf_mul(&r->zzz, &p->zzz, &w);  /* ZZZ3 = W ZZZ1 */
     mf_sub(&r->y, &t, &s);
-    r->x = x3;
+    mf_copy(&r->x, &x3);
 }
 
 /* p += (x2, y2) or, with neg, p -= (x2, y2); the affine point is not infinity:
@@ -179,23 +179,22 @@ static void xyzz_madd(struct xyzz *p, const F_T *x2, const F_T *y2, bool neg)
         }
         return;
     }
-    mf_sqr(&pp, &t);                  /* PP = P^2 */
-    mf_mul(&ppp, &t, &pp);            /* PPP = P PP */
-    mf_mul(&q, &p->x, &pp);           /* Q = X1 PP */
-    mf_mul(&p->zz, &p->zz, &pp);      /* ZZ3 = ZZ1 PP */
-    mf_mul(&p->zzz, &p->zzz, &ppp);   /* ZZZ3 = ZZZ1 PPP */
-    mf_sqr(&t, &r);                   /* X3 = R^2 - PPP - 2 Q */
-    mf_sub(&t, &t, &ppp);
-    mf_sub(&t, &t, &q);
-    mf_sub(&t, &t, &q);
+    mf_sqr(&pp, &t);                /* PP = P^2 */
+    mf_mul(&ppp, &t, &pp);          /* PPP = P PP */
+    mf_mul(&q, &p->x, &pp);         /* Q = X1 PP (last use of X1) */
+    mf_mul(&p->zz, &p->zz, &pp);    /* ZZ3 = ZZ1 PP */
+    mf_mul(&p->zzz, &p->zzz, &ppp); /* ZZZ3 = ZZZ1 PPP */
+    mf_sqr(&p->x, &r);              /* X3 = R^2 - PPP - 2 Q */
+    mf_sub(&p->x, &p->x, &ppp);
+    mf_sub(&p->x, &p->x, &q);
+    mf_sub(&p->x, &p->x, &q);
     if (neg)
-        mf_sub(&q, &t, &q); /* Y3 = R' (X3 - Q) - Y1 PPP */
+        mf_sub(&q, &p->x, &q); /* Y3 = R' (X3 - Q) - Y1 PPP */
     else
-        mf_sub(&q, &q, &t); /* Y3 = R (Q - X3) - Y1 PPP */
+        mf_sub(&q, &q, &p->x); /* Y3 = R (Q - X3) - Y1 PPP */
     mf_mul(&q, &q, &r);
     mf_mul(&ppp, &ppp, &p->y);
     mf_sub(&p->y, &q, &ppp);
-    p->x = t;
 }
 
 /* p += q: add-2008-s. q may alias p. */
@@ -207,7 +206,7 @@ static void xyzz_add(struct xyzz *p, const struct xyzz *q)
         *p = *q;
         return;
     }
-    F_T u1, s1, t, r, pp, ppp, w;
+    F_T u1, s1, t, r, pp, ppp;
     mf_mul(&u1, &p->x, &q->zz);  /* U1 = X1 ZZ2 */
     mf_mul(&t, &q->x, &p->zz);   /* U2 = X2 ZZ1 */
     mf_mul(&s1, &p->y, &q->zzz); /* S1 = Y1 ZZZ2 */
@@ -228,15 +227,14 @@ static void xyzz_add(struct xyzz *p, const struct xyzz *q)
     mf_mul(&p->zz, &p->zz, &pp);
     mf_mul(&p->zzz, &p->zzz, &q->zzz); /* ZZZ3 = ZZZ1 ZZZ2 PPP */
     mf_mul(&p->zzz, &p->zzz, &ppp);
-    mf_sqr(&w, &r); /* X3 = R^2 - PPP - 2 Q */
-    mf_sub(&w, &w, &ppp);
-    mf_sub(&w, &w, &u1);
-    mf_sub(&w, &w, &u1);
-    mf_sub(&u1, &u1, &w); /* Y3 = R (Q - X3) - S1 PPP */
+    mf_sqr(&p->x, &r); /* X3 = R^2 - PPP - 2 Q (X1 is no longer needed) */
+    mf_sub(&p->x, &p->x, &ppp);
+    mf_sub(&p->x, &p->x, &u1);
+    mf_sub(&p->x, &p->x, &u1);
+    mf_sub(&u1, &u1, &p->x); /* Y3 = R (Q - X3) - S1 PPP */
     mf_mul(&u1, &u1, &r);
     mf_mul(&s1, &s1, &ppp);
     mf_sub(&p->y, &u1, &s1);
-    p->x = w;
 }
 
 /* Jacobian (X ZZ^2, Y ZZZ^2, ZZZ): with ZZ = Z^2, ZZZ = Z^3 this is (X Z^4, Y Z^6, Z^3),
@@ -497,11 +495,11 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases)
     if (cnt == 0)
         return;
     F_T acc, inv, lam, t, x3;
-    acc = ws->den[0];
-    ws->pre[0] = acc;
+    mf_copy(&acc, &ws->den[0]);
+    mf_copy(&ws->pre[0], &acc);
     for (size_t e = 1; e < cnt; e++) {
         mf_mul(&acc, &acc, &ws->den[e]);
-        ws->pre[e] = acc;
+        mf_copy(&ws->pre[e], &acc);
     }
     MSM_INV_VT(&inv, &acc);
     for (size_t e = cnt; e-- > 0;) {
@@ -511,7 +509,7 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases)
             mf_mul(&de, &inv, &ws->pre[e - 1]); /* 1 / den[e] */
             mf_mul(&inv, &inv, &ws->den[e]);
         } else {
-            de = inv;
+            mf_copy(&de, &inv);
         }
         uint32_t b = ws->pb[e], pi = ws->pi[e];
         A_T *B = &ws->aff[b];
@@ -546,7 +544,7 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases)
         }
         mf_mul(&t, &t, &lam);
         mf_sub(&B->y, &t, &B->y);
-        B->x = x3;
+        mf_copy(&B->x, &x3);
         ws->st[b] &= (unsigned char)~MSM_ST_BUSY;
     }
 }

@@ -29,7 +29,10 @@ vdir="$2"
 root="$(cd "$3" && pwd)"
 [[ -d "$vdir/groth16" ]] && vdir="$vdir/groth16"
 [[ -x "$czk" ]] || { echo "not executable: $czk" >&2; exit 2; }
-[[ -f "$vdir/bn254/mulchain/circuit.zkey" ]] || { echo "no Groth16 vectors under $vdir" >&2; exit 2; }
+if [[ ! -f "$vdir/bn254/mulchain/circuit.zkey" ]]; then
+    echo "no Groth16 vectors under $vdir" >&2
+    exit 2
+fi
 command -v python3 >/dev/null || { echo "python3 is required" >&2; exit 2; }
 snarkjs="$root/node_modules/.bin/snarkjs"
 have_node=1
@@ -246,6 +249,27 @@ run 2 "unknown option" "--frobnicate" -- prove --frobnicate "$b/cubic/circuit.zk
 run 2 "unwritable output" "$tmp/no/such/dir" -- prove "$b/cubic/circuit.zkey" \
     "$b/cubic/witness.wtns" "$tmp/no/such/dir/p.json" "$tmp/y.json"
 run 0 "prove --help" "usage" -- prove --help
+# one progress line per stage on a terminal (script(1) provides one), none otherwise
+if command -v script >/dev/null; then
+    out="$(script -qec "'$czk' prove '$b/cubic/circuit.zkey' '$b/cubic/witness.wtns' \
+        '$tmp/t.json' '$tmp/tu.json'" /dev/null 2>&1 | tr -d '\r')"
+    stages='synth|ntt_a|ntt_b|ntt_c|quotient|msm_a|msm_b1|msm_c|msm_h|msm_b2|finish'
+    n="$(grep -cE "^czk prove: ($stages) +[0-9.]+ ms\$" <<<"$out")"
+    if [[ "$n" -eq 11 ]]; then
+        ok "11 stage lines on a terminal"
+    else
+        bad "stage lines on a tty ($n): $out"
+    fi
+else
+    skipped "stage lines on a terminal (no script(1))"
+fi
+out="$("$czk" prove "$b/cubic/circuit.zkey" "$b/cubic/witness.wtns" "$tmp/t.json" \
+    "$tmp/tu.json" 2>&1)"
+if [[ -z "$out" ]]; then
+    ok "quiet when stderr is not a terminal"
+else
+    bad "output without a tty: $out"
+fi
 run 2 "export-vkey of a missing key" "$tmp/none.zkey" -- zkey export-vkey "$tmp/none.zkey" \
     "$tmp/v.json"
 run 2 "zkey without subcommand" "usage" -- zkey

@@ -656,7 +656,7 @@ static void test_alignment(void **state)
         size_t wl, zl;
         uint8_t *wf = read_vec(cv, 0, "witness.wtns", &wl);
         uint8_t *zf = read_vec(cv, 0, "circuit.zkey", &zl);
-        uint8_t *base = aligned_alloc(64, 64 + zl + wl);
+        uint8_t *base = aligned_alloc(64, (64 + zl + wl + 63) / 64 * 64);
         assert_non_null(base);
         struct czk_wtns ref, w;
         assert_int_equal(czk_wtns_load_mem(&ref, wf, wl, "w", errbuf, sizeof errbuf), CZK_OK);
