@@ -2,11 +2,15 @@
 /*
  * czk_bench_msm: wall time of the CPU Pippenger MSM (src/msm/) for G1 and G2 of BN254
  * and BLS12-381 on random bases and uniformly random scalars < r, n = 2^12, 2^14, 2^16
- * (and 2^18 with --large), all cores unless -t is given. Each figure is the median of
- * repeated calls, printed as
+ * (and 2^18 with --large), all cores unless -t is given. Each figure is the median (and
+ * the minimum) of repeated calls, printed on one line as
  *
- *   bench: msm group=g1_bn254 n=65536 threads=2 accum=xyzz c=13 splits=1 ms=123.4
+ *   bench: msm group=g1_bn254 n=65536 threads=2 accum=affine c=12 splits=1 group=1
+ *          ms=123.4 min_ms=120.1 cpu_ms=240.3
  *
+ * with the plan the cost model chose (kernel, window, point chunks, windows per task)
+ * and cpu_ms the process CPU time of the call (all threads; with -t 1 on a loaded
+ * machine a steadier figure than wall time).
  * Options:
  *   -q           quick (fewer repetitions)      -r REPS   repetitions (median reported)
  *   -t THREADS   worker threads (0 = all)       --large   also n = 2^18
@@ -160,16 +164,15 @@ static void fill_scalars(uint64_t (*s)[4], size_t n, const uint64_t *r, int spar
         fill_scalars(sc, nmax, r, o->sparse);                                                      \
         for (int li = 0; li < nlg; li++) {                                                         \
             size_t n = (size_t)1 << lgs[li];                                                       \
-            struct czk_msm_opts mo = {0, 0, o->accum, 0};                                             \
+            struct czk_msm_opts mo = {0, 0, o->accum, 0};                                          \
             struct czk_msm_stats st;                                                               \
             if (czk_msm_##G##_ex(&out, bases, (const uint64_t(*)[4])sc, n, o->threads, &mo,        \
                                  &st) != CZK_OK)                                                   \
                 exit(1);                                                                           \
             /* Cross-check with another window and the other kernel. */                            \
-            struct czk_msm_opts xo = {st.c > 4 ? st.c - 3 : st.c + 2, 1,                           \
-                                      st.accum == CZK_MSM_ACCUM_AFFINE ? CZK_MSM_ACCUM_XYZZ        \
-                                                                       : CZK_MSM_ACCUM_AFFINE,     \
-                                      0};                                                          \
+            struct czk_msm_opts xo = {                                                             \
+                st.c > 4 ? st.c - 3 : st.c + 2, 1,                                                 \
+                st.accum == CZK_MSM_ACCUM_AFFINE ? CZK_MSM_ACCUM_XYZZ : CZK_MSM_ACCUM_AFFINE, 0};  \
             if (czk_msm_##G##_ex(&ref, bases, (const uint64_t(*)[4])sc, n, o->threads, &xo,        \
                                  NULL) != CZK_OK ||                                                \
                 !czk_##G##_eq(&out, &ref)) {                                                       \
@@ -192,10 +195,11 @@ static void fill_scalars(uint64_t (*s)[4], size_t n, const uint64_t *r, int spar
                     v[rep] = (bench_now_ns() - t0) / 1e6;                                          \
                     u[rep] = (bench_cpu_ns() - c0_) / 1e6;                                         \
                 }                                                                                  \
+                double med = bench_median(v, o->reps), lo_ms = v[0]; /* v is sorted now */         \
                 printf("bench: msm group=%s n=%zu threads=%u accum=%s c=%u splits=%u group=%u%s "  \
-                       "ms=%.2f cpu_ms=%.2f\n",                                                    \
+                       "ms=%.2f min_ms=%.2f cpu_ms=%.2f\n",                                        \
                        #G, n, ts.threads, accum_name(ts.accum), ts.c, ts.splits, ts.group,         \
-                       dc ? " (sweep)" : "", bench_median(v, o->reps), bench_median(u, o->reps));  \
+                       dc ? " (sweep)" : "", med, lo_ms, bench_median(u, o->reps));                \
                 fflush(stdout);                                                                    \
             }                                                                                      \
         }                                                                                          \

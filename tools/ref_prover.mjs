@@ -39,7 +39,8 @@ const CURVES = {
         build: buildBn128,
     },
     bls12381: {
-        q: 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaabn,
+        q: BigInt("0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf" +
+                  "6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"),
         r: 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001n,
         build: buildBls12381,
     },

@@ -163,9 +163,11 @@ struct czk_prove_opts {
  * First half of a proof of `w` under `key` on backend `be` (opts may be NULL: defaults).
  * Checks first, before any heavy work, that the witness matches the key (same curve,
  * n == nVars, w[0] == 1): CZK_ERR_FORMAT otherwise, with err saying what differs.
- * key, be and w are borrowed until the job is finished or freed. *job written on success.
+ * key, be and w are borrowed until the job is finished or freed; *opts is copied (the
+ * fixed r, s values too). *job written on success.
  * Returns CZK_OK; CZK_ERR_INVALID_ARG (NULL argument, VKEY_ONLY key); CZK_ERR_FORMAT;
- * CZK_ERR_NOMEM; CZK_CANCELLED; backend errors (CZK_ERR_DEVICE, ...).
+ * CZK_ERR_RANGE (test_fixed_r/s >= r); CZK_ERR_NOMEM; CZK_CANCELLED; backend errors
+ * (CZK_ERR_DEVICE, ...).
  */
 CZK_API enum czk_status czk_prove_start(czk_prove_job_t *job, czk_prover_key_t key,
                                         czk_backend_t be, czk_witness_t w,

@@ -112,8 +112,9 @@ int czk_cli_gen_circuit(int argc, char **argv)
             gen_usage(stdout);
             return 0;
         }
-        static const char *const names[] = {"--curve",    "--shape", "--out",     "--constraints",
-                                            "--domain-log", "--bool-frac", "--seed", "--threads"};
+        static const char *const names[] = {"--curve",       "--shape",      "--out",
+                                            "--constraints", "--domain-log", "--bool-frac",
+                                            "--seed",        "--threads"};
         const char **slots[] = {&curve_s, &shape_s, &out_dir, &cons_s,
                                 &lg_s,    &bool_s,  &seed_s,  &threads_s};
         bool matched = false;

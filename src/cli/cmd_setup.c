@@ -37,8 +37,7 @@ static void setup_usage(FILE *f)
 
 static int setup_bad(const char *msg, const char *arg)
 {
-    fprintf(stderr, "czk setup: %s%s%s%s\n", msg, arg ? " '" : "", arg ? arg : "",
-            arg ? "'" : "");
+    fprintf(stderr, "czk setup: %s%s%s%s\n", msg, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
     fprintf(stderr, "run 'czk setup --help' for usage\n");
     return 2;
 }
@@ -111,9 +110,10 @@ int czk_cli_setup(int argc, char **argv)
     if (seed_s && !*seed_s)
         return setup_bad("--seed must not be empty", NULL);
 
-    fprintf(stderr, "czk setup: WARNING: this is an INSECURE single-party development setup; "
-                    "the toxic waste is %s, so proofs for this key can be forged. Use it for "
-                    "development and benchmarks only.\n",
+    fprintf(stderr,
+            "czk setup: WARNING: this is an INSECURE single-party development setup; "
+            "the toxic waste is %s, so proofs for this key can be forged. Use it for "
+            "development and benchmarks only.\n",
             seed_s ? "derived from --seed" : "known to this process");
 
     if (seed_s) {
@@ -156,8 +156,8 @@ int czk_cli_setup(int argc, char **argv)
     printf("setup curve=%s constraints=%u signals=%u public=%u domain_log=%u coefs=%llu "
            "threads=%u load_ms=%.0f setup_ms=%.0f out=%s\n",
            czk_groth16_curve_name(r.curve), r.n_constraints, r.n_wires, npub, lg,
-           (unsigned long long)(r.m[0].nnz + r.m[1].nnz + npub + 1),
-           czk_threads_resolve(threads), t1 - t0, t2 - t1, pos[1]);
+           (unsigned long long)(r.m[0].nnz + r.m[1].nnz + npub + 1), czk_threads_resolve(threads),
+           t1 - t0, t2 - t1, pos[1]);
     rc = 0;
 out:
     memset(&tw, 0, sizeof tw);

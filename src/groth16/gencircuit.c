@@ -51,27 +51,27 @@ struct gc_fr {
 };
 
 #define GC_FR_WRAP(F)                                                                              \
-    static void F##_w_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)                      \
+    static void F##_w_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)                       \
     {                                                                                              \
-        czk_##F##_mul((struct czk_##F *)r, (const struct czk_##F *)a, (const struct czk_##F *)b); \
+        czk_##F##_mul((struct czk_##F *)r, (const struct czk_##F *)a, (const struct czk_##F *)b);  \
     }                                                                                              \
-    static void F##_w_add(uint64_t *r, const uint64_t *a, const uint64_t *b)                      \
+    static void F##_w_add(uint64_t *r, const uint64_t *a, const uint64_t *b)                       \
     {                                                                                              \
-        czk_##F##_add((struct czk_##F *)r, (const struct czk_##F *)a, (const struct czk_##F *)b); \
+        czk_##F##_add((struct czk_##F *)r, (const struct czk_##F *)a, (const struct czk_##F *)b);  \
     }                                                                                              \
-    static void F##_w_sub(uint64_t *r, const uint64_t *a, const uint64_t *b)                      \
+    static void F##_w_sub(uint64_t *r, const uint64_t *a, const uint64_t *b)                       \
     {                                                                                              \
-        czk_##F##_sub((struct czk_##F *)r, (const struct czk_##F *)a, (const struct czk_##F *)b); \
+        czk_##F##_sub((struct czk_##F *)r, (const struct czk_##F *)a, (const struct czk_##F *)b);  \
     }                                                                                              \
-    static void F##_w_inv(uint64_t *r, const uint64_t *a)                                         \
+    static void F##_w_inv(uint64_t *r, const uint64_t *a)                                          \
     {                                                                                              \
         czk_##F##_inv_vartime((struct czk_##F *)r, (const struct czk_##F *)a);                     \
     }                                                                                              \
-    static void F##_w_to_canonical(uint64_t *out, const uint64_t *a)                              \
+    static void F##_w_to_canonical(uint64_t *out, const uint64_t *a)                               \
     {                                                                                              \
         czk_##F##_to_canonical(out, (const struct czk_##F *)a);                                    \
     }                                                                                              \
-    static enum czk_status F##_w_from_canonical(uint64_t *r, const uint64_t *in)                  \
+    static enum czk_status F##_w_from_canonical(uint64_t *r, const uint64_t *in)                   \
     {                                                                                              \
         return czk_##F##_from_canonical((struct czk_##F *)r, in);                                  \
     }                                                                                              \
@@ -81,14 +81,16 @@ GC_FR_WRAP(fr_bn254)
 GC_FR_WRAP(fr_bls12_381)
 
 static const struct gc_fr gc_fr_bn254 = {
-    fr_bn254_w_mul, fr_bn254_w_add, fr_bn254_w_sub, fr_bn254_w_inv, fr_bn254_w_to_canonical,
-    fr_bn254_w_from_canonical, fr_bn254_w_one, (1ull << 62) - 1, /* r < 2^254 */
+    fr_bn254_w_mul, fr_bn254_w_add,          fr_bn254_w_sub,
+    fr_bn254_w_inv, fr_bn254_w_to_canonical, fr_bn254_w_from_canonical,
+    fr_bn254_w_one, (1ull << 62) - 1, /* r < 2^254 */
 };
 
 static const struct gc_fr gc_fr_bls12_381 = {
-    fr_bls12_381_w_mul, fr_bls12_381_w_add, fr_bls12_381_w_sub, fr_bls12_381_w_inv,
-    fr_bls12_381_w_to_canonical, fr_bls12_381_w_from_canonical, fr_bls12_381_w_one,
-    (1ull << 63) - 1, /* r < 2^255 */
+    fr_bls12_381_w_mul,          fr_bls12_381_w_add,
+    fr_bls12_381_w_sub,          fr_bls12_381_w_inv,
+    fr_bls12_381_w_to_canonical, fr_bls12_381_w_from_canonical,
+    fr_bls12_381_w_one,          (1ull << 63) - 1, /* r < 2^255 */
 };
 
 static bool fe_is_zero(const uint64_t *a) { return (a[0] | a[1] | a[2] | a[3]) == 0; }
@@ -228,10 +230,7 @@ struct mul_ctx {
 };
 
 /* Wire holding x_i (i = 0 .. n): x_0 = 2 (public input), x_n = 1 (out), else 3 + i. */
-static uint32_t mul_x_wire(uint32_t i, uint32_t n)
-{
-    return i == 0 ? 2u : i == n ? 1u : 3u + i;
-}
+static uint32_t mul_x_wire(uint32_t i, uint32_t n) { return i == 0 ? 2u : i == n ? 1u : 3u + i; }
 
 static void mul_rows_fn(void *vctx, size_t b, size_t e, unsigned worker)
 {
@@ -306,13 +305,14 @@ out:
     return st;
 }
 
-/* ---- porep shape ------------------------------------------------------------------------------ */
+/* ---- porep shape ------------------------------------------------------------------------------
+ */
 
-#define POREP_A_EXTRA_P 0.37  /* A has 2 terms, a third with this probability: 2.37 */
-#define POREP_C_EXTRA_P 0.17  /* C has 2 terms, a third with this probability: 2.17 */
-#define POREP_B_SHARE 0.254   /* share of private wires occurring in B */
-#define POREP_A_EXCL 30u      /* per 10000 private wires never in A (99.7% are) */
-#define POREP_ZERO_LIST 64u   /* zero-valued private wires remembered for the C fix-up */
+#define POREP_A_EXTRA_P 0.37 /* A has 2 terms, a third with this probability: 2.37 */
+#define POREP_C_EXTRA_P 0.17 /* C has 2 terms, a third with this probability: 2.17 */
+#define POREP_B_SHARE 0.254  /* share of private wires occurring in B */
+#define POREP_A_EXCL 30u     /* per 10000 private wires never in A (99.7% are) */
+#define POREP_ZERO_LIST 64u  /* zero-valued private wires remembered for the C fix-up */
 
 struct porep_ctx {
     const struct gc_fr *F;
@@ -423,8 +423,8 @@ static void porep_row(const struct porep_ctx *c, uint32_t i)
     /* A: the designated private wire (a bijection rows -> private wires, skipping the
      * ones excluded from A), then random extras. */
     uint32_t d = (i + 1) % c->n;
-    aw[0] = porep_excluded_a(c->seed, d) ? 1u + rng_below(&g, CZK_GEN_POREP_PUBLIC)
-                                         : POREP_BASE + d;
+    aw[0] =
+        porep_excluded_a(c->seed, d) ? 1u + rng_below(&g, CZK_GEN_POREP_PUBLIC) : POREP_BASE + d;
     for (unsigned k = 1; k < na; k++) {
         uint32_t x;
         do

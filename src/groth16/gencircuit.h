@@ -41,12 +41,12 @@ struct czk_gen_params {
     uint32_t n_constraints; /* >= 1 */
     double bool_frac;       /* porep only: in [0, 1] */
     uint64_t seed;
-    unsigned threads;       /* 0 = all cores */
+    unsigned threads; /* 0 = all cores */
 };
 
 struct czk_gen_circuit {
-    struct czk_r1cs r1cs;    /* Montgomery coefficients, wire_to_label = identity */
-    uint64_t (*witness)[4];  /* r1cs.n_wires canonical values, witness[0] = 1 */
+    struct czk_r1cs r1cs;   /* Montgomery coefficients, wire_to_label = identity */
+    uint64_t (*witness)[4]; /* r1cs.n_wires canonical values, witness[0] = 1 */
 };
 
 /* Number of public signals of a shape (outputs + public inputs). */

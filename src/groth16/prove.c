@@ -77,6 +77,8 @@ struct czk_prove_job {
     struct bases own; /* used when the key's cache is full */
     czk_buf_t wbuf;
     bool have_b2;
+    bool fixed_rs[2]; /* test-only blinding given (copied from opts) */
+    uint64_t fixed[2][4];
     union {
         struct pts_bn254 bn254;
         struct pts_bls12_381 bls12_381;
@@ -366,10 +368,9 @@ static enum czk_status msm_b2(czk_prove_job_t job)
     return st;
 }
 
-static const char *stage_err(enum czk_status st, const char *stage, char *err, size_t errlen)
+static void stage_err(enum czk_status st, const char *stage, char *err, size_t errlen)
 {
     czk_errf(st, err, errlen, "prove: stage %s failed: %s", stage, czk_status_str(st));
-    return stage;
 }
 
 enum czk_status czk_prove_start(czk_prove_job_t *out, czk_prover_key_t key, czk_backend_t be,
@@ -411,6 +412,13 @@ enum czk_status czk_prove_start(czk_prove_job_t *out, czk_prover_key_t key, czk_
     job->w = w;
     job->opts = opts ? *opts : no_opts;
     const struct czk_prove_opts *o = &job->opts;
+    const uint64_t *fx[2] = {o->test_fixed_r, o->test_fixed_s};
+    for (int i = 0; i < 2; i++)
+        if (fx[i]) {
+            job->fixed_rs[i] = true;
+            memcpy(job->fixed[i], fx[i], sizeof job->fixed[i]);
+        }
+    job->opts.test_fixed_r = job->opts.test_fixed_s = NULL;
 
     czk_device_t dev = czk_backend_get_device(be);
     size_t N = z->domain_size, nbytes = N * FR_BYTES;
@@ -655,17 +663,14 @@ enum czk_status czk_prove_finish(czk_prove_job_t job, struct czk_groth16_proof *
         goto out;
     }
     double t0 = now_ms();
-    if (o->test_fixed_r) {
-        memcpy(r, o->test_fixed_r, sizeof r);
-    } else if ((st = random_fr(curve, r)) != CZK_OK) {
-        czk_errf(st, err, errlen, "prove: getrandom failed");
-        goto out;
-    }
-    if (o->test_fixed_s) {
-        memcpy(s, o->test_fixed_s, sizeof s);
-    } else if ((st = random_fr(curve, s)) != CZK_OK) {
-        czk_errf(st, err, errlen, "prove: getrandom failed");
-        goto out;
+    uint64_t *rs[2] = {r, s};
+    for (int i = 0; i < 2; i++) {
+        if (job->fixed_rs[i]) {
+            memcpy(rs[i], job->fixed[i], sizeof r);
+        } else if ((st = random_fr(curve, rs[i])) != CZK_OK) {
+            czk_errf(st, err, errlen, "prove: getrandom failed");
+            goto out;
+        }
     }
     pr.curve = curve;
     if (curve == CZK_GROTH16_CURVE_BN254)
@@ -705,6 +710,7 @@ enum czk_status czk_prove_finish(czk_prove_job_t job, struct czk_groth16_proof *
 out:
     explicit_bzero(r, sizeof r);
     explicit_bzero(s, sizeof s);
+    explicit_bzero(job->fixed, sizeof job->fixed);
     czk_prove_job_free(job);
     return st;
 }

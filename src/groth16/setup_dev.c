@@ -161,7 +161,7 @@ enum czk_status czk_setup_toxic_derive(struct czk_setup_toxic *t, enum czk_groth
     for (;;) {
         derive_secret(t->tau, seed, "tau", mod, top, &ctr);
         bool ok = curve == CZK_GROTH16_CURVE_BN254 ? tau_ok_fr_bn254(t->tau, lg_domain)
-                                                    : tau_ok_fr_bls12_381(t->tau, lg_domain);
+                                                   : tau_ok_fr_bls12_381(t->tau, lg_domain);
         if (ok)
             break;
     }
@@ -190,9 +190,8 @@ enum czk_status czk_setup_dev(const struct czk_r1cs *r, const struct czk_setup_t
     return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "setup: unknown curve");
 }
 
-enum czk_status czk_setup_lagrange(enum czk_groth16_curve curve, uint64_t (*out)[4],
-                                   unsigned lg_n, const uint64_t tau[4], bool odd_coset,
-                                   unsigned threads)
+enum czk_status czk_setup_lagrange(enum czk_groth16_curve curve, uint64_t (*out)[4], unsigned lg_n,
+                                   const uint64_t tau[4], bool odd_coset, unsigned threads)
 {
     if (!out || !tau)
         return CZK_ERR_INVALID_ARG;
@@ -200,8 +199,7 @@ enum czk_status czk_setup_lagrange(enum czk_groth16_curve curve, uint64_t (*out)
         struct czk_fr_bn254 t;
         if (czk_fr_bn254_from_canonical(&t, tau) != CZK_OK)
             return CZK_ERR_INVALID_ARG;
-        return sd_lagrange_bn254((struct czk_fr_bn254 *)out, lg_n, &t, odd_coset, NULL,
-                                 threads);
+        return sd_lagrange_bn254((struct czk_fr_bn254 *)out, lg_n, &t, odd_coset, NULL, threads);
     }
     if (curve == CZK_GROTH16_CURVE_BLS12_381) {
         struct czk_fr_bls12_381 t;
@@ -213,20 +211,38 @@ enum czk_status czk_setup_lagrange(enum czk_groth16_curve curve, uint64_t (*out)
     return CZK_ERR_INVALID_ARG;
 }
 
+unsigned czk_setup_window_bits(size_t n)
+{
+    unsigned best = 8;
+    double best_cost = 0;
+    for (unsigned c = 4; c <= 16; c++) {
+        double w = (255 + c - 1) / c;
+        double cost = w * (1.5 * (double)(1u << c) + (double)n);
+        if (c == 4 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
 #define FB_DISPATCH(G)                                                                             \
     do {                                                                                           \
-        struct czk_##G##_affine *tbl = fb_##G##_table();                                           \
-        if (!tbl)                                                                                  \
-            return CZK_ERR_NOMEM;                                                                  \
-        enum czk_status st_ = fb_##G##_run(tbl, out, scalars, n, threads);                         \
-        free(tbl);                                                                                 \
+        struct fb_##G##_table tbl_;                                                                \
+        enum czk_status st_ = fb_##G##_table_init(&tbl_, c, threads);                              \
+        if (st_ != CZK_OK)                                                                         \
+            return st_;                                                                            \
+        st_ = fb_##G##_run(&tbl_, out, scalars, n, threads);                                       \
+        fb_##G##_table_free(&tbl_);                                                                \
         return st_;                                                                                \
     } while (0)
 
 enum czk_status czk_setup_fixed_base(enum czk_groth16_curve curve, unsigned group, void *out,
-                                     const uint64_t (*scalars)[4], size_t n, unsigned threads)
+                                     const uint64_t (*scalars)[4], size_t n, unsigned window_bits,
+                                     unsigned threads)
 {
-    if (!out || (!scalars && n))
+    unsigned c = window_bits ? window_bits : czk_setup_window_bits(n);
+    if (!out || (!scalars && n) || c > 16)
         return CZK_ERR_INVALID_ARG;
     if (curve == CZK_GROTH16_CURVE_BN254 && group == 1)
         FB_DISPATCH(g1_bn254);

@@ -20,14 +20,18 @@
  * [(A·B − C)(tau)/delta]_1 = [h(tau)·Z(tau)/delta]_1, which is what the prover's
  * a·b − c on the odd coset, without division by Z, needs. (For g = w_2N, L'_j is the
  * odd-index Lagrange polynomial of the 2N-point domain: section 9 of `zkey new`.)
- * alpha1, beta1, beta2, gamma2, delta1, delta2 are the generators times the secrets.
+ * alpha1, beta1, beta2, gamma2, delta1, delta2 are the generators times the secrets
+ * (snarkjs's own keys keep gamma = 1; a random gamma only changes gamma2 and IC, which
+ * the verification key carries).
  * Section 10 is czk_zkey_write's record without contributions (a zero circuit hash:
  * the hash zkey_new.js would record is that of a gamma = delta = 1 key, which this
  * setup never computes; snarkjs's prover and vkey export do not read it).
  *
  * Points are computed by fixed-base multiplication of the generators with a
- * precomputed table (8-bit windows x 32 positions: 255·32 affine multiples per group),
- * multithreaded (czk_parallel_for) over the points, converted to affine in batches.
+ * precomputed table of windows (c-bit digits, ceil(255/c) positions, (2^c − 1) affine
+ * multiples per position; c from czk_setup_window_bits: 8 bits x 32 positions for small
+ * keys, up to 16 bits for large ones), multithreaded (czk_parallel_for) over the points,
+ * converted to affine in batches.
  * Threading: no global state; `threads` 0 = all cores.
  */
 #ifndef CZK_GROTH16_SETUP_DEV_H
@@ -73,16 +77,22 @@ enum czk_status czk_setup_dev(const struct czk_r1cs *r, const struct czk_setup_t
  * form, j < 2^lg_n. tau canonical. CZK_ERR_INVALID_ARG if tau is one of the points or
  * lg_n is out of range; CZK_ERR_NOMEM.
  */
-enum czk_status czk_setup_lagrange(enum czk_groth16_curve curve, uint64_t (*out)[4],
-                                   unsigned lg_n, const uint64_t tau[4], bool odd_coset,
-                                   unsigned threads);
+enum czk_status czk_setup_lagrange(enum czk_groth16_curve curve, uint64_t (*out)[4], unsigned lg_n,
+                                   const uint64_t tau[4], bool odd_coset, unsigned threads);
+
+/* The window width for n fixed-base multiplications of one group: the c in [4, 16]
+ * minimising ceil(255/c)·(1.5·2^c + n) additions (table build plus lookups); 8 for a few
+ * thousand points, 16 from about 735000 on. */
+unsigned czk_setup_window_bits(size_t n);
 
 /*
  * out[i] = scalars[i] · G (canonical scalars < r) for the generator G of G1 (group 1)
- * or G2 (group 2) of `curve`, with the windowed table; out is an array of the curve's
- * affine points of that group. CZK_ERR_INVALID_ARG, CZK_ERR_NOMEM.
+ * or G2 (group 2) of `curve`, with a table of window_bits-bit windows (1..16; 0 = the
+ * width of czk_setup_window_bits(n)); out is an array of the curve's affine points of
+ * that group. CZK_ERR_INVALID_ARG, CZK_ERR_NOMEM.
  */
 enum czk_status czk_setup_fixed_base(enum czk_groth16_curve curve, unsigned group, void *out,
-                                     const uint64_t (*scalars)[4], size_t n, unsigned threads);
+                                     const uint64_t (*scalars)[4], size_t n, unsigned window_bits,
+                                     unsigned threads);
 
 #endif

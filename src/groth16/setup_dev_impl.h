@@ -138,8 +138,8 @@ static void SD_FN(col_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
 }
 
 /* out[s] = Σ_c M[c][s]·lag[c] over the rows of m, for s < n_cols. */
-static enum czk_status SD_FN(colsum)(const struct czk_csr *m, uint32_t n_cols,
-                                     const SD_FR_T *lag, SD_FR_T *out, unsigned threads)
+static enum czk_status SD_FN(colsum)(const struct czk_csr *m, uint32_t n_cols, const SD_FR_T *lag,
+                                     SD_FR_T *out, unsigned threads)
 {
     uint64_t *col_ptr = calloc((size_t)n_cols + 1, sizeof *col_ptr);
     uint64_t *cursor = malloc(((size_t)n_cols + 1) * sizeof *cursor);
@@ -251,13 +251,14 @@ static enum czk_status SD_FN(secret)(SD_FR_T *out, const uint64_t in[4], const c
 }
 
 static enum czk_status SD_FN(setup)(const struct czk_r1cs *r, const struct czk_setup_toxic *tw,
-                                    const char *path, unsigned threads, char *err,
-                                    size_t errlen)
+                                    const char *path, unsigned threads, char *err, size_t errlen)
 {
     SD_FR_T tau, alpha, beta, gamma, delta, inv, one;
     SD_FR_T *lag = NULL, *u = NULL, *v = NULL, *w = NULL, *hs = NULL;
-    SD_G1A_T *a = NULL, *b1 = NULL, *cw = NULL, *h = NULL, *g1tbl = NULL, g1s[3];
-    SD_G2A_T *b2 = NULL, *g2tbl = NULL, g2s[3];
+    SD_G1A_T *a = NULL, *b1 = NULL, *cw = NULL, *h = NULL, g1s[3];
+    SD_G2A_T *b2 = NULL, g2s[3];
+    struct SD_FB1(table) g1tbl = {0, 0, 0, NULL};
+    struct SD_FB2(table) g2tbl = {0, 0, 0, NULL};
     struct czk_zkey_coef *coefs = NULL;
     struct czk_zkey z;
     enum czk_status st;
@@ -272,8 +273,8 @@ static enum czk_status SD_FN(setup)(const struct czk_r1cs *r, const struct czk_s
                         "above the largest (2^%u) of %s",
                         n, npub, lg, maxlg, czk_groth16_curve_name(SD_CURVE));
     if ((uint64_t)npub + 1 > nv || nv == 0)
-        return czk_errf(CZK_ERR_FORMAT, err, errlen,
-                        "setup: %u public signals but only %u wires", npub, nv);
+        return czk_errf(CZK_ERR_FORMAT, err, errlen, "setup: %u public signals but only %u wires",
+                        npub, nv);
     for (unsigned k = 0; k < 3; k++)
         if (r->m[k].n_rows != n || !r->m[k].row_ptr || r->m[k].row_ptr[n] != r->m[k].nnz)
             return czk_errf(CZK_ERR_FORMAT, err, errlen, "setup: matrix %u is inconsistent", k);
@@ -337,9 +338,17 @@ static enum czk_status SD_FN(setup)(const struct czk_r1cs *r, const struct czk_s
     b2 = malloc((size_t)nv * sizeof *b2);
     h = malloc(nd * sizeof *h);
     cw = malloc((size_t)nv * sizeof *cw); /* IC (npub + 1) then C */
-    g1tbl = SD_FB1(table)();
-    g2tbl = SD_FB2(table)();
-    if (!a || !b1 || !b2 || !h || !cw || !g1tbl || !g2tbl)
+    if (!a || !b1 || !b2 || !h || !cw)
+        goto nomem;
+    /* Window widths from the number of nonzero scalars per group (B is sparse). */
+    size_t nz1 = nd, nz2 = 0;
+    for (uint32_t s = 0; s < nv; s++) {
+        nz1 += !SD_FRFN(is_zero)(&u[s]) + !SD_FRFN(is_zero)(&w[s]);
+        nz2 += !SD_FRFN(is_zero)(&v[s]);
+    }
+    nz1 += nz2;
+    if (SD_FB1(table_init)(&g1tbl, czk_setup_window_bits(nz1), threads) != CZK_OK ||
+        SD_FB2(table_init)(&g2tbl, czk_setup_window_bits(nz2), threads) != CZK_OK)
         goto nomem;
     uint64_t sec1[3][4], sec2[3][4];
     SD_FRFN(to_canonical)(sec1[0], &alpha);
@@ -348,13 +357,13 @@ static enum czk_status SD_FN(setup)(const struct czk_r1cs *r, const struct czk_s
     SD_FRFN(to_canonical)(sec2[0], &beta);
     SD_FRFN(to_canonical)(sec2[1], &gamma);
     SD_FRFN(to_canonical)(sec2[2], &delta);
-    if (SD_FB1(run)(g1tbl, g1s, (const uint64_t(*)[4])sec1, 3, 1) != CZK_OK ||
-        SD_FB2(run)(g2tbl, g2s, (const uint64_t(*)[4])sec2, 3, 1) != CZK_OK ||
-        SD_FB1(run)(g1tbl, a, (const uint64_t(*)[4])u, nv, threads) != CZK_OK ||
-        SD_FB1(run)(g1tbl, b1, (const uint64_t(*)[4])v, nv, threads) != CZK_OK ||
-        SD_FB2(run)(g2tbl, b2, (const uint64_t(*)[4])v, nv, threads) != CZK_OK ||
-        SD_FB1(run)(g1tbl, cw, (const uint64_t(*)[4])w, nv, threads) != CZK_OK ||
-        SD_FB1(run)(g1tbl, h, (const uint64_t(*)[4])hs, nd, threads) != CZK_OK)
+    if (SD_FB1(run)(&g1tbl, g1s, (const uint64_t(*)[4])sec1, 3, 1) != CZK_OK ||
+        SD_FB2(run)(&g2tbl, g2s, (const uint64_t(*)[4])sec2, 3, 1) != CZK_OK ||
+        SD_FB1(run)(&g1tbl, a, (const uint64_t(*)[4])u, nv, threads) != CZK_OK ||
+        SD_FB1(run)(&g1tbl, b1, (const uint64_t(*)[4])v, nv, threads) != CZK_OK ||
+        SD_FB2(run)(&g2tbl, b2, (const uint64_t(*)[4])v, nv, threads) != CZK_OK ||
+        SD_FB1(run)(&g1tbl, cw, (const uint64_t(*)[4])w, nv, threads) != CZK_OK ||
+        SD_FB1(run)(&g1tbl, h, (const uint64_t(*)[4])hs, nd, threads) != CZK_OK)
         goto nomem;
     memset(&sec1, 0, sizeof sec1);
     memset(&sec2, 0, sizeof sec2);
@@ -401,8 +410,8 @@ static enum czk_status SD_FN(setup)(const struct czk_r1cs *r, const struct czk_s
     goto out;
 
 nomem:
-    st = czk_errf(CZK_ERR_NOMEM, err, errlen,
-                  "setup: out of memory (%u signals, domain 2^%u)", nv, lg);
+    st = czk_errf(CZK_ERR_NOMEM, err, errlen, "setup: out of memory (%u signals, domain 2^%u)", nv,
+                  lg);
 out:
     memset(&tau, 0, sizeof tau);
     memset(&alpha, 0, sizeof alpha);
@@ -420,8 +429,8 @@ out:
     free(b2);
     free(h);
     free(cw);
-    free(g1tbl);
-    free(g2tbl);
+    SD_FB1(table_free)(&g1tbl);
+    SD_FB2(table_free)(&g2tbl);
     free(coefs);
     return st;
 }

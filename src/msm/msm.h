@@ -18,7 +18,7 @@
 
 #define CZK_MSM_DECLARE(G)                                                                         \
     enum czk_status czk_msm_##G(struct czk_##G *out, const struct czk_##G##_affine *bases,         \
-                                const uint64_t (*scalars)[4], size_t n, unsigned threads);
+                                const uint64_t(*scalars)[4], size_t n, unsigned threads);
 
 CZK_MSM_DECLARE(g1_bn254)
 CZK_MSM_DECLARE(g2_bn254)

@@ -4,7 +4,8 @@
 
 /* Variable-time Fp2 inversion (public data only): (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2)
  * with the fast binary Fp inversion. */
-static void msm_fp2_bls12_381_inv_vartime(struct czk_fp2_bls12_381 *r, const struct czk_fp2_bls12_381 *a)
+static void msm_fp2_bls12_381_inv_vartime(struct czk_fp2_bls12_381 *r,
+                                          const struct czk_fp2_bls12_381 *a)
 {
     struct czk_fp_bls12_381 n, t;
     czk_fp_bls12_381_sqr(&n, &a->c0);

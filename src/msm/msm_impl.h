@@ -10,21 +10,26 @@
  *
  * Algorithm (one call):
  *  1. Classification, parallel over blocks of points: scalars 0 and bases at infinity
- *     are dropped, scalars 1 are summed directly with mixed additions (per block on the
- *     stack, then into one accumulator per worker), the rest are counted per block
- *     together with the largest bit length. A second pass writes the indices of the
- *     remaining ("general") points into one compact index array (uint32, 4 bytes per
- *     point: the only allocation that grows with n besides the buckets).
- *  2. The cost model (msm_plan.c) picks the window c and the chunks per window k.
- *     Digits are Booth-recoded on the fly (msm_internal.h), so no digit array is needed:
- *     digits lie in [-2^(c-1), 2^(c-1)] and digit d goes to bucket |d| - 1 with the sign
- *     applied to the base's y.
- *  3. W k tasks (window, chunk), taken by the workers of czk_parallel_for; each worker
- *     owns one bucket set, so the hot loop takes no lock. A task accumulates its points
- *     into the buckets, then reduces them by the running sum
+ *     are dropped; scalars 1 are summed directly (msm_affine_sum: pairwise batched
+ *     affine additions, per worker, then added); the rest ("general") are counted per
+ *     block together with their largest bit length. A second pass writes the indices of
+ *     the general points into one compact index array (uint32, 4 bytes per point: the
+ *     only allocation that grows with n besides the buckets; it is smaller than an
+ *     int16 digit array and lets the window passes skip the 0/1 scalars entirely).
+ *  2. The cost model (msm_plan.c) picks the kernel, the window c, the point chunks per
+ *     window k and (affine) the windows per task g. Digits are Booth-recoded on the fly
+ *     from the scalars (msm_internal.h), so no digit array is stored: they lie in
+ *     [-2^(c-1), 2^(c-1)], digit d goes to bucket |d| - 1 with the sign applied to y,
+ *     and W = ceil((bits + 1) / c) windows cover the largest scalar.
+ *  3. ceil(W / g) k tasks (window group, point chunk), taken by the workers of
+ *     czk_parallel_for; each worker owns one bucket set, so the hot loop takes no lock.
+ *     Chunks keep all cores busy when windows alone are too few (many threads, small c).
+ *     A task accumulates its points into the buckets, then reduces each window by the
+ *     running sum
  *       run += B[b], tot += run   for b = top .. 0     (tot = sum (b + 1) B[b])
- *     and stores tot as its window partial sum.
- *  4. The calling thread adds the partial sums per window and combines windows by
+ *     (top: the highest bucket the task touched) and stores tot as that window's
+ *     partial sum for its chunk.
+ *  4. The calling thread adds the partial sums per window and combines the windows by
  *     Horner's rule with c doublings each, then adds the sum of the scalar-1 points.
  *
  * Bucket accumulation kernels:
@@ -35,10 +40,15 @@
  *    Database, "xyzz" coordinates for short Weierstrass curves, with a = 0).
  *  - AFFINE: buckets stay affine and additions are batched: up to MSM_BATCH pending
  *    bucket + point additions share one inversion (Montgomery's trick), so an addition
- *    costs about 5M + 1S plus the amortised inversion. A point whose bucket already has
- *    a pending addition in the current batch goes into a per-bucket XYZZ overflow
- *    accumulator instead of waiting, so inputs that hit one bucket over and over (equal
- *    scalars) cost what the XYZZ kernel costs, never an inversion per point.
+ *    costs 5M + 1S plus the amortised inversion. A task handles g windows at once in one
+ *    bucket space of g 2^(c-1) buckets, so narrow windows still fill large batches. A
+ *    point whose bucket already has a pending addition is deferred to the next batch
+ *    once; a second conflict (or a full queue) sends it to a per-bucket XYZZ overflow
+ *    accumulator, so inputs that hit one bucket over and over (equal scalars) cost what
+ *    the XYZZ kernel costs, never an inversion per point.
+ *  AUTO takes the kernel with the lower estimate; measured (bench_msm.c), the affine
+ *  kernel is 1.2-1.8x faster from a few thousand points up (most on G2 and BLS12-381,
+ *  where a multiplication costs more relative to the bookkeeping), XYZZ below.
  *
  * Threading: czk_parallel_for only; workers write disjoint memory (their bucket set,
  * their accumulator slot, their tasks' result slots). Ownership: the call allocates its
@@ -75,6 +85,11 @@
 struct xyzz {
     F_T x, y, zz, zzz;
 };
+
+static inline unsigned char *msm_align64(unsigned char *p)
+{
+    return (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
+}
 
 /* ---- XYZZ arithmetic ------------------------------------------------------------------------ */
 
@@ -137,8 +152,8 @@ static void xyzz_dbl(struct xyzz *r, const struct xyzz *p)
     mf_sub(&t, &s, &x3); /* Y3 = M (S - X3) - W Y1 */
     mf_mul(&t, &t, &m);
     mf_mul(&s, &w, &p->y);
-    mf_mul(&r->zz, &p->zz, &v);    /* ZZ3 = V ZZ1 */
-    mf_mul(&r->zzz, &p->zzz, &w);  /* ZZZ3 = W ZZZ1 */
+    mf_mul(&r->zz, &p->zz, &v);   /* ZZ3 = V ZZ1 */
+    mf_mul(&r->zzz, &p->zzz, &w); /* ZZZ3 = W ZZZ1 */
     mf_sub(&r->y, &t, &s);
     mf_copy(&r->x, &x3);
 }
@@ -220,9 +235,9 @@ static void xyzz_add(struct xyzz *p, const struct xyzz *q)
             xyzz_set_inf(p);
         return;
     }
-    mf_sqr(&pp, &t);       /* PP = P^2 */
-    mf_mul(&ppp, &t, &pp); /* PPP = P PP */
-    mf_mul(&u1, &u1, &pp); /* Q = U1 PP */
+    mf_sqr(&pp, &t);                /* PP = P^2 */
+    mf_mul(&ppp, &t, &pp);          /* PPP = P PP */
+    mf_mul(&u1, &u1, &pp);          /* Q = U1 PP */
     mf_mul(&p->zz, &p->zz, &q->zz); /* ZZ3 = ZZ1 ZZ2 PP */
     mf_mul(&p->zz, &p->zz, &pp);
     mf_mul(&p->zzz, &p->zzz, &q->zzz); /* ZZZ3 = ZZZ1 ZZZ2 PPP */
@@ -260,22 +275,27 @@ struct msm_ctx {
     const uint64_t (*scalars)[4];
     size_t n, nblocks;
     /* classification */
-    uint32_t *blk_count;   /* general points per block, then their offsets */
-    uint16_t *blk_bits;    /* largest general scalar bit length per block */
-    uint32_t *blk_ones;    /* scalar-1 points per block */
-    struct xyzz *ones;     /* one accumulator per worker */
-    uint32_t *idx;         /* general point indices, block by block */
+    uint32_t *blk_count;    /* general points per block, then their offsets */
+    uint16_t *blk_bits;     /* largest general scalar bit length per block */
+    uint32_t *blk_ones;     /* scalar-1 points per block */
+    struct xyzz *ones;      /* one accumulator per worker */
+    unsigned char *ones_ws; /* per-worker buffer of scalar-1 points */
+    size_t ones_stride;
+    uint32_t *idx; /* general point indices, block by block */
     size_t m;
     /* windows */
     unsigned c, windows, splits, accum;
-    unsigned group;        /* windows per task (affine kernel; 1 for XYZZ) */
-    size_t nb;             /* buckets per window: 2^(c-1) */
-    unsigned char *work;   /* per-worker bucket memory */
-    size_t work_stride;    /* bytes per worker, multiple of 64 */
-    struct xyzz *res;      /* windows * splits partial sums */
+    unsigned group;      /* windows per task (affine kernel; 1 for XYZZ) */
+    size_t nb;           /* buckets per window: 2^(c-1) */
+    unsigned char *work; /* per-worker bucket memory */
+    size_t work_stride;  /* bytes per worker, multiple of 64 */
+    struct xyzz *res;    /* windows * splits partial sums */
 };
 
-static inline bool msm_scalar_is_zero(const uint64_t k[4]) { return (k[0] | k[1] | k[2] | k[3]) == 0; }
+static inline bool msm_scalar_is_zero(const uint64_t k[4])
+{
+    return (k[0] | k[1] | k[2] | k[3]) == 0;
+}
 
 static inline bool msm_scalar_is_one(const uint64_t k[4])
 {
@@ -290,10 +310,101 @@ static inline unsigned msm_bitlen(const uint64_t k[4])
     return 0;
 }
 
+/*
+ * Sum of cnt affine points (none at infinity) into acc, pairwise with batched affine
+ * additions: each level adds pts[2k] + pts[2k + 1] for all k with one inversion (the
+ * Montgomery trick over the chord denominators x2 - x1, or 2y for equal points;
+ * opposite points drop out), halving the list, until MSM_SUM_TAIL points remain for
+ * mixed additions into acc. About 6 multiplications per point instead of the 10 of a
+ * mixed XYZZ addition. pts is overwritten; den and inv hold cnt / 2 elements, flag
+ * cnt / 2 bytes.
+ */
+#define MSM_SUM_TAIL 8u
+#define MSM_SUM_CHORD 0
+#define MSM_SUM_TANGENT 1
+#define MSM_SUM_CANCEL 2
+
+static void msm_affine_sum(struct xyzz *acc, A_T *pts, size_t cnt, F_T *den, F_T *pre,
+                           unsigned char *flag)
+{
+    while (cnt > MSM_SUM_TAIL) {
+        size_t half = cnt / 2;
+        F_T prod;
+        F_FN(one)(&prod);
+        for (size_t k = 0; k < half; k++) {
+            const A_T *a = &pts[2 * k], *b = &pts[2 * k + 1];
+            mf_sub(&den[k], &b->x, &a->x);
+            flag[k] = MSM_SUM_CHORD;
+            if (mf_is_zero(&den[k])) {
+                if (mf_eq(&a->y, &b->y)) {
+                    mf_dbl(&den[k], &a->y); /* tangent: 2 y */
+                    flag[k] = MSM_SUM_TANGENT;
+                } else {
+                    F_FN(one)(&den[k]); /* a + (-a): nothing to invert */
+                    flag[k] = MSM_SUM_CANCEL;
+                }
+            }
+            mf_copy(&pre[k], &prod); /* product of den[0 .. k-1] */
+            mf_mul(&prod, &prod, &den[k]);
+        }
+        F_T inv, t;
+        MSM_INV_VT(&inv, &prod);
+        for (size_t k = half; k-- > 0;) {
+            mf_mul(&t, &inv, &pre[k]); /* 1 / den[k] */
+            mf_mul(&inv, &inv, &den[k]);
+            mf_copy(&den[k], &t);
+        }
+        /* Forward, so that writing pts[out] (out <= k < 2k) never clobbers an unread pair. */
+        size_t out = 0;
+        for (size_t k = 0; k < half; k++) {
+            const A_T *a = &pts[2 * k], *b = &pts[2 * k + 1];
+            if (flag[k] == MSM_SUM_CANCEL)
+                continue;
+            F_T lam, x3;
+            if (flag[k] == MSM_SUM_TANGENT) {
+                mf_sqr(&t, &a->x); /* lambda = 3 x^2 / (2 y) */
+                mf_dbl(&lam, &t);
+                mf_add(&lam, &lam, &t);
+            } else {
+                mf_sub(&lam, &b->y, &a->y); /* lambda = (y2 - y1) / (x2 - x1) */
+            }
+            mf_mul(&lam, &lam, &den[k]);
+            mf_sqr(&x3, &lam); /* x3 = lambda^2 - x1 - x2 */
+            mf_sub(&x3, &x3, &a->x);
+            mf_sub(&x3, &x3, &b->x);
+            mf_sub(&t, &a->x, &x3); /* y3 = lambda (x1 - x3) - y1 */
+            mf_mul(&t, &t, &lam);
+            mf_sub(&pts[out].y, &t, &a->y);
+            mf_copy(&pts[out].x, &x3);
+            out++;
+        }
+        if (cnt & 1)
+            pts[out++] = pts[cnt - 1];
+        cnt = out;
+    }
+    for (size_t k = 0; k < cnt; k++)
+        xyzz_madd(acc, &pts[k].x, &pts[k].y, false);
+}
+
+/* Per-worker buffer of the scalar-1 points (MSM_ONES_BUF of them) and the scratch of
+ * msm_affine_sum. */
+#define MSM_ONES_BUF 2048u
+
+static size_t msm_ones_ws_bytes(void)
+{
+    return MSM_ONES_BUF * sizeof(A_T) + MSM_ONES_BUF * sizeof(F_T) + MSM_ONES_BUF / 2 + 4 * 64;
+}
+
 /* Phase 1: classify blocks [b0, b1), sum the scalar-1 points. */
 static void msm_classify(void *vctx, size_t b0, size_t b1, unsigned worker)
 {
     struct msm_ctx *ctx = vctx;
+    unsigned char *mem = msm_align64(ctx->ones_ws + (size_t)worker * ctx->ones_stride);
+    A_T *buf = (A_T *)mem;
+    F_T *den = (F_T *)msm_align64(mem + MSM_ONES_BUF * sizeof(A_T));
+    F_T *pre = den + MSM_ONES_BUF / 2;
+    unsigned char *flag = msm_align64((unsigned char *)(pre + MSM_ONES_BUF / 2));
+    size_t nbuf = 0;
     struct xyzz acc;
     xyzz_set_inf(&acc);
     for (size_t b = b0; b < b1; b++) {
@@ -308,7 +419,11 @@ static void msm_classify(void *vctx, size_t b0, size_t b1, unsigned worker)
             if (G_FN(affine_is_inf)(p))
                 continue;
             if (msm_scalar_is_one(k)) {
-                xyzz_madd(&acc, &p->x, &p->y, false);
+                buf[nbuf++] = *p;
+                if (nbuf == MSM_ONES_BUF) {
+                    msm_affine_sum(&acc, buf, nbuf, den, pre, flag);
+                    nbuf = 0;
+                }
                 ones++;
                 continue;
             }
@@ -320,6 +435,7 @@ static void msm_classify(void *vctx, size_t b0, size_t b1, unsigned worker)
         ctx->blk_ones[b] = ones;
         ctx->blk_bits[b] = (uint16_t)msm_bitlen(or_);
     }
+    msm_affine_sum(&acc, buf, nbuf, den, pre, flag);
     xyzz_add(&ctx->ones[worker], &acc);
 }
 
@@ -457,11 +573,6 @@ static size_t msm_affine_ws_bytes(size_t nb)
     return s + 10 * 64;
 }
 
-static inline unsigned char *msm_align64(unsigned char *p)
-{
-    return (unsigned char *)(((uintptr_t)p + 63) & ~(uintptr_t)63);
-}
-
 static void msm_affine_ws_init(struct msm_aff_ws *ws, unsigned char *mem, size_t nb)
 {
     ws->batch = msm_affine_batch_size(nb);
@@ -551,8 +662,8 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases)
 
 /* Point i with nonzero digit d into bucket |d| - 1. A busy bucket defers the point when
  * `defer` allows and the queue has room, else sends it to the bucket's overflow. */
-static inline void msm_affine_insert(struct msm_aff_ws *ws, const A_T *bases, uint32_t i,
-                                     int32_t d, bool defer)
+static inline void msm_affine_insert(struct msm_aff_ws *ws, const A_T *bases, uint32_t i, int32_t d,
+                                     bool defer)
 {
     size_t b = (size_t)(d < 0 ? -d : d) - 1;
     bool neg = d < 0;
@@ -602,17 +713,29 @@ static inline void msm_affine_insert(struct msm_aff_ws *ws, const A_T *bases, ui
     ws->cnt = e + 1;
 }
 
+static void msm_affine_drain(struct msm_aff_ws *ws, const A_T *bases);
+
+/* Inserts, and flushes when the batch is full; after a flush the deferred points are
+ * retried (drain), unless this insertion is itself one of those retries. */
+static inline void msm_affine_push(struct msm_aff_ws *ws, const A_T *bases, uint32_t i, int32_t d,
+                                   bool defer)
+{
+    msm_affine_insert(ws, bases, i, d, defer);
+    if (ws->cnt == ws->batch) {
+        msm_affine_flush(ws, bases);
+        if (defer)
+            msm_affine_drain(ws, bases);
+    }
+}
+
 /* After a flush: retries every deferred point once (a second conflict sends it to the
- * overflow), flushing whenever the batch fills. */
+ * overflow). Re-queues nothing, so the queue is empty afterwards. */
 static void msm_affine_drain(struct msm_aff_ws *ws, const A_T *bases)
 {
     size_t qn = ws->qn;
     ws->qn = 0;
-    for (size_t k = 0; k < qn; k++) {
-        msm_affine_insert(ws, bases, ws->qi[k], ws->qd[k], false);
-        if (ws->cnt == ws->batch)
-            msm_affine_flush(ws, bases);
-    }
+    for (size_t k = 0; k < qn; k++)
+        msm_affine_push(ws, bases, ws->qi[k], ws->qd[k], false);
 }
 
 /*
@@ -670,11 +793,7 @@ static void msm_task_affine(struct msm_ctx *ctx, unsigned w0, unsigned w1, size_
                 top[k] = b;
             /* Bucket k nb + b: the digit's sign travels with it. */
             int32_t gd = d < 0 ? -(int32_t)(k * nb + b + 1) : (int32_t)(k * nb + b + 1);
-            msm_affine_insert(&ws, bases, i, gd, true);
-            if (ws.cnt == ws.batch) {
-                msm_affine_flush(&ws, bases);
-                msm_affine_drain(&ws, bases);
-            }
+            msm_affine_push(&ws, bases, i, gd, true);
         }
     }
     msm_affine_flush(&ws, bases);
@@ -744,7 +863,9 @@ static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_
     ctx.blk_ones = malloc(ctx.nblocks * sizeof *ctx.blk_ones);
     ctx.blk_bits = malloc(ctx.nblocks * sizeof *ctx.blk_bits);
     ctx.ones = malloc(T * sizeof *ctx.ones);
-    if (!ctx.blk_count || !ctx.blk_ones || !ctx.blk_bits || !ctx.ones)
+    ctx.ones_stride = (msm_ones_ws_bytes() + 63) & ~(size_t)63;
+    ctx.ones_ws = malloc(T * ctx.ones_stride);
+    if (!ctx.blk_count || !ctx.blk_ones || !ctx.blk_bits || !ctx.ones || !ctx.ones_ws)
         goto done;
     for (unsigned t = 0; t < T; t++)
         xyzz_set_inf(&ctx.ones[t]);
@@ -770,9 +891,10 @@ static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_
     if (m > 0) {
         if (accum == CZK_MSM_ACCUM_AUTO) {
             unsigned c2, k2, g2;
-            double tx = czk_msm_plan(m, bits, T, &czk_msm_cost_xyzz, CZK_MSM_C_AUTO_MAX, &c, &k, &g);
-            double ta = czk_msm_plan(m, bits, T, &czk_msm_cost_affine, CZK_MSM_C_AUTO_MAX, &c2, &k2,
-                                     &g2);
+            double tx =
+                czk_msm_plan(m, bits, T, &czk_msm_cost_xyzz, CZK_MSM_C_AUTO_MAX, &c, &k, &g);
+            double ta =
+                czk_msm_plan(m, bits, T, &czk_msm_cost_affine, CZK_MSM_C_AUTO_MAX, &c2, &k2, &g2);
             accum = CZK_MSM_ACCUM_XYZZ;
             if (ta < tx && m >= MSM_AFFINE_MIN_POINTS) {
                 accum = CZK_MSM_ACCUM_AFFINE;
@@ -853,6 +975,7 @@ done:
     free(ctx.blk_ones);
     free(ctx.blk_bits);
     free(ctx.ones);
+    free(ctx.ones_ws);
     free(ctx.idx);
     free(ctx.res);
     free(ctx.work);
@@ -872,8 +995,8 @@ enum czk_status MSM_FN(_ex)(G_T *out, const A_T *bases, const uint64_t (*scalars
     size_t done = 0;
     do {
         size_t len = n - done < MSM_PIECE ? n - done : MSM_PIECE;
-        enum czk_status st = msm_run(&part, bases + done, scalars + done, len, threads, opts,
-                                     stats);
+        enum czk_status st =
+            msm_run(&part, bases + done, scalars + done, len, threads, opts, stats);
         if (st != CZK_OK)
             return st;
         xyzz_add(&sum, &part);

@@ -46,10 +46,9 @@ struct czk_msm_stats {
 };
 
 #define CZK_MSM_DECLARE_EX(G)                                                                      \
-    enum czk_status czk_msm_##G##_ex(struct czk_##G *out, const struct czk_##G##_affine *bases,    \
-                                     const uint64_t (*scalars)[4], size_t n, unsigned threads,     \
-                                     const struct czk_msm_opts *opts,                              \
-                                     struct czk_msm_stats *stats);
+    enum czk_status czk_msm_##G##_ex(                                                              \
+        struct czk_##G *out, const struct czk_##G##_affine *bases, const uint64_t(*scalars)[4],    \
+        size_t n, unsigned threads, const struct czk_msm_opts *opts, struct czk_msm_stats *stats);
 
 CZK_MSM_DECLARE_EX(g1_bn254)
 CZK_MSM_DECLARE_EX(g2_bn254)

@@ -76,12 +76,12 @@ struct grp {
     {                                                                                              \
         czk_##G##_mul_limbs(r, p, k, n);                                                           \
     }                                                                                              \
-    static enum czk_status G##_w_msm(void *o, const void *b, const uint64_t (*s)[4], size_t n,     \
+    static enum czk_status G##_w_msm(void *o, const void *b, const uint64_t(*s)[4], size_t n,      \
                                      unsigned t)                                                   \
     {                                                                                              \
         return czk_msm_##G(o, b, s, n, t);                                                         \
     }                                                                                              \
-    static enum czk_status G##_w_msm_ex(void *o, const void *b, const uint64_t (*s)[4], size_t n,  \
+    static enum czk_status G##_w_msm_ex(void *o, const void *b, const uint64_t(*s)[4], size_t n,   \
                                         unsigned t, const struct czk_msm_opts *op,                 \
                                         struct czk_msm_stats *st)                                  \
     {                                                                                              \
@@ -94,24 +94,12 @@ GRP_WRAP(g1_bls12_381, fr_bls12_381)
 GRP_WRAP(g2_bls12_381, fr_bls12_381)
 
 #define GRP(G, FR, F)                                                                              \
-    {#G,                                                                                           \
-     sizeof(struct czk_##G##_affine),                                                              \
-     sizeof(struct czk_##G),                                                                       \
-     sizeof(struct czk_##F),                                                                       \
-     G##_w_generator,                                                                              \
-     G##_w_from_affine,                                                                            \
-     G##_w_batch_to_affine,                                                                        \
-     G##_w_affine_neg,                                                                             \
-     G##_w_affine_set_inf,                                                                         \
-     G##_w_set_inf,                                                                                \
-     G##_w_is_inf,                                                                                 \
-     G##_w_eq,                                                                                     \
-     G##_w_add,                                                                                    \
-     G##_w_mul,                                                                                    \
-     G##_w_mul_limbs,                                                                              \
-     czk_##FR##_modulus,                                                                           \
-     G##_w_msm,                                                                                    \
-     G##_w_msm_ex}
+    {                                                                                              \
+#G, sizeof(struct czk_##G##_affine), sizeof(struct czk_##G), sizeof(struct czk_##F),       \
+            G##_w_generator, G##_w_from_affine, G##_w_batch_to_affine, G##_w_affine_neg,           \
+            G##_w_affine_set_inf, G##_w_set_inf, G##_w_is_inf, G##_w_eq, G##_w_add, G##_w_mul,     \
+            G##_w_mul_limbs, czk_##FR##_modulus, G##_w_msm, G##_w_msm_ex                           \
+    }
 
 static const struct grp g_grps[4] = {
     GRP(g1_bn254, fr_bn254, fp_bn254),
@@ -134,7 +122,10 @@ static void *aff_at(const struct grp *g, void *base, size_t i)
     return (unsigned char *)base + i * g->aff;
 }
 
-static void mpz_from_limbs(mpz_t r, const uint64_t *l, size_t n) { mpz_import(r, n, -1, 8, 0, 0, l); }
+static void mpz_from_limbs(mpz_t r, const uint64_t *l, size_t n)
+{
+    mpz_import(r, n, -1, 8, 0, 0, l);
+}
 
 static void limbs_from_mpz(uint64_t l[4], const mpz_t v)
 {
@@ -237,8 +228,7 @@ static void inst_free(struct inst *in)
 }
 
 /* Base i := pool point j. */
-static void inst_set_pool(struct inst *in, const struct grp *g, struct pool *pl, size_t i,
-                          size_t j)
+static void inst_set_pool(struct inst *in, const struct grp *g, struct pool *pl, size_t i, size_t j)
 {
     memcpy(aff_at(g, in->bases, i), aff_at(g, pl->pts, j), g->aff);
     mpz_set(in->dlog[i], pl->dlog[j]);
@@ -398,20 +388,14 @@ static void fill_mixed(const struct grp *g, struct inst *in, const int w[5])
         uint64_t *k = in->sc[i];
         memset(k, 0, sizeof(scalar_t));
         switch (kind) {
-        case 0:
-            break;
-        case 1:
-            k[0] = 1;
-            break;
-        case 2:
-            k[0] = 2;
-            break;
+        case 0: break;
+        case 1: k[0] = 1; break;
+        case 2: k[0] = 2; break;
         case 3:
             memcpy(k, r, sizeof(scalar_t));
             k[0] -= 1; /* r is odd */
             break;
-        default:
-            rand_scalar(g, k);
+        default: rand_scalar(g, k);
         }
     }
 }
@@ -497,8 +481,11 @@ static void test_duplicates_and_negations(void **state)
         struct pool *pl = &g_pools[gi];
         /* (a) few distinct bases, random scalars; (b) duplicates with equal scalars: equal
          * points in one bucket; (c) P and -P with equal scalars: they cancel in every
-         * bucket; (d) P and -P with random scalars; (e) all the same point and scalar. */
-        for (int variant = 0; variant < 5; variant++) {
+         * bucket; (d) P and -P with random scalars; (e) all the same point and scalar;
+         * (f) scalars 1 on pairs P, P and P, -P (tangent and cancellation in the pairwise
+         * sum of the scalar-1 points); (g) scalars 1 on one point (tangents at every
+         * level of that sum). */
+        for (int variant = 0; variant < 7; variant++) {
             struct inst in;
             size_t n = 400;
             inst_random(&in, g, pl, n);
@@ -506,9 +493,7 @@ static void test_duplicates_and_negations(void **state)
             rand_scalar(g, common);
             for (size_t i = 0; i < n; i++) {
                 switch (variant) {
-                case 0:
-                    inst_set_pool(&in, g, pl, i, czk_test_rand64() % 5);
-                    break;
+                case 0: inst_set_pool(&in, g, pl, i, czk_test_rand64() % 5); break;
                 case 1:
                     if (i % 2 == 1) {
                         memcpy(aff_at(g, in.bases, i), aff_at(g, in.bases, i - 1), g->aff);
@@ -525,16 +510,31 @@ static void test_duplicates_and_negations(void **state)
                             memcpy(in.sc[i], in.sc[i - 1], sizeof(scalar_t));
                     }
                     break;
-                default:
+                case 4:
                     inst_set_pool(&in, g, pl, i, 7);
                     memcpy(in.sc[i], common, sizeof(scalar_t));
+                    break;
+                case 5:
+                    memset(in.sc[i], 0, sizeof(scalar_t));
+                    in.sc[i][0] = 1;
+                    if (i % 4 == 1) {
+                        memcpy(aff_at(g, in.bases, i), aff_at(g, in.bases, i - 1), g->aff);
+                        mpz_set(in.dlog[i], in.dlog[i - 1]);
+                    } else if (i % 4 == 3) {
+                        g->affine_neg(aff_at(g, in.bases, i), aff_at(g, in.bases, i - 1));
+                        mpz_sub(in.dlog[i], pl->r, in.dlog[i - 1]);
+                    }
+                    break;
+                default:
+                    memset(in.sc[i], 0, sizeof(scalar_t));
+                    in.sc[i][0] = 1;
+                    inst_set_pool(&in, g, pl, i, 11);
                 }
             }
-            check_inst(g, pl, &in, variant != 1 && variant != 3, "dup/neg");
+            check_inst(g, pl, &in, variant == 0 || variant == 2 || variant == 5, "dup/neg");
             if (variant == 2) {
                 unsigned char got[JAC_MAX];
-                assert_int_equal(g->msm(got, in.bases, (const uint64_t(*)[4])in.sc, n, 2),
-                                 CZK_OK);
+                assert_int_equal(g->msm(got, in.bases, (const uint64_t(*)[4])in.sc, n, 2), CZK_OK);
                 assert_true(g->is_inf(got));
             }
             /* The same inputs through both kernels and several windows. */
@@ -544,12 +544,12 @@ static void test_duplicates_and_negations(void **state)
             for (unsigned a = CZK_MSM_ACCUM_XYZZ; a <= CZK_MSM_ACCUM_AFFINE; a++) {
                 for (size_t ci = 0; ci < 3; ci++) {
                     struct czk_msm_opts o = {cs[ci], 2, a, 0};
-                    assert_int_equal(g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, n, 2,
-                                               &o, NULL),
-                                     CZK_OK);
+                    assert_int_equal(
+                        g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, n, 2, &o, NULL),
+                        CZK_OK);
                     if (!g->eq(got, want))
-                        fail_msg("%s dup/neg variant %d accum=%u c=%u differs", g->name, variant,
-                                 a, cs[ci]);
+                        fail_msg("%s dup/neg variant %d accum=%u c=%u differs", g->name, variant, a,
+                                 cs[ci]);
                 }
             }
             inst_free(&in);
@@ -604,9 +604,9 @@ static void test_windows_and_splits(void **state)
                 struct czk_msm_opts o = {c, splits, a, 0};
                 struct czk_msm_stats st;
                 unsigned threads = 1 + (c % 3);
-                assert_int_equal(g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n,
-                                           threads, &o, &st),
-                                 CZK_OK);
+                assert_int_equal(
+                    g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, threads, &o, &st),
+                    CZK_OK);
                 assert_int_equal(st.c, c);
                 assert_int_equal(st.splits, splits);
                 assert_int_equal(st.accum, a);
@@ -617,12 +617,12 @@ static void test_windows_and_splits(void **state)
         }
         /* More splits than points in a chunk, more threads than tasks. */
         struct czk_msm_opts o = {8, 5, CZK_MSM_ACCUM_AFFINE, 3};
-        assert_int_equal(
-            g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 7, &o, NULL), CZK_OK);
+        assert_int_equal(g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 7, &o, NULL),
+                         CZK_OK);
         assert_true(g->eq(got, want));
         o = (struct czk_msm_opts){3, 1000, CZK_MSM_ACCUM_XYZZ, 0};
-        assert_int_equal(
-            g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 5, &o, NULL), CZK_OK);
+        assert_int_equal(g->msm_ex(got, in.bases, (const uint64_t(*)[4])in.sc, in.n, 5, &o, NULL),
+                         CZK_OK);
         assert_true(g->eq(got, want));
         inst_free(&in);
     }

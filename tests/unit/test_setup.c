@@ -110,8 +110,8 @@ static void test_lg_domain(void **state)
     assert_int_equal(czk_setup_lg_domain(1, 0), 1);
     assert_int_equal(czk_setup_lg_domain(1, 1), 2);
     assert_int_equal(czk_setup_lg_domain(3, 2), 3);
-    assert_int_equal(czk_setup_lg_domain(13, 2), 4);  /* 16 rows exactly */
-    assert_int_equal(czk_setup_lg_domain(14, 2), 5);  /* 17 rows */
+    assert_int_equal(czk_setup_lg_domain(13, 2), 4); /* 16 rows exactly */
+    assert_int_equal(czk_setup_lg_domain(14, 2), 5); /* 17 rows */
     assert_int_equal(czk_setup_lg_domain(695, 328), 10);
     for (uint64_t v = 1; v < 5000; v++) {
         unsigned lg = czk_setup_lg_domain(v, 0);
@@ -158,13 +158,13 @@ static void test_toxic_derive(void **state)
 #define LAGRANGE_TESTS(F, CURVE)                                                                   \
     static void lagrange_small_##F(void)                                                           \
     {                                                                                              \
-        /* Against L_i(t) = prod_{j != i} (t - w^j) / (w^i - w^j) on 8 points. */                 \
+        /* Against L_i(t) = prod_{j != i} (t - w^j) / (w^i - w^j) on 8 points. */                  \
         const unsigned lg = 3, n = 8;                                                              \
         struct czk_##F w, pts[8], tau, num, den, t, l[8];                                          \
         uint64_t tc[4];                                                                            \
         rand_fr(CURVE, tc);                                                                        \
         assert_int_equal(czk_##F##_from_canonical(&tau, tc), CZK_OK);                              \
-        assert_int_equal(czk_setup_lagrange(CURVE, (uint64_t(*)[4])l, lg, tc, false, 1), CZK_OK); \
+        assert_int_equal(czk_setup_lagrange(CURVE, (uint64_t(*)[4])l, lg, tc, false, 1), CZK_OK);  \
         assert_int_equal(czk_##F##_root_of_unity(&w, lg, CZK_NTT_SNARKJS), CZK_OK);                \
         czk_##F##_one(&pts[0]);                                                                    \
         for (unsigned i = 1; i < n; i++)                                                           \
@@ -232,7 +232,7 @@ static void test_toxic_derive(void **state)
     }                                                                                              \
                                                                                                    \
     /* Horner evaluation of the polynomial c[0..n) at x. */                                        \
-    static void horner_##F(struct czk_##F *r, const struct czk_##F *c, unsigned n,                \
+    static void horner_##F(struct czk_##F *r, const struct czk_##F *c, unsigned n,                 \
                            const struct czk_##F *x)                                                \
     {                                                                                              \
         czk_##F##_zero(r);                                                                         \
@@ -244,7 +244,7 @@ static void test_toxic_derive(void **state)
                                                                                                    \
     static void lagrange_coset_##F(unsigned lg)                                                    \
     {                                                                                              \
-        /* p = h·(x^N − 1), deg h < N: Σ_j p(x_j)·L'_j(tau) = p(tau). */                           \
+        /* p = h·(x^N − 1), deg h < N: Σ_j p(x_j)·L'_j(tau) = p(tau). */                      \
         unsigned n = 1u << lg;                                                                     \
         struct czk_##F *h = malloc(n * sizeof *h), *lo = malloc(n * sizeof *lo);                   \
         struct czk_##F w, g, x, tau, acc, t, v, one, xn;                                           \
@@ -307,7 +307,7 @@ static void test_lagrange(void **state)
 /* ---- fixed-base multiplication ---------------------------------------------------------- */
 
 #define FIXED_BASE_TEST(G, FR, CURVE, GROUP)                                                       \
-    static void fixed_base_##G(void)                                                               \
+    static void fixed_base_##G(unsigned wbits)                                                     \
     {                                                                                              \
         enum { N = 300 };                                                                          \
         uint64_t(*k)[4] = malloc(N * sizeof *k);                                                   \
@@ -319,18 +319,19 @@ static void test_lagrange(void **state)
         assert_non_null(out);                                                                      \
         for (unsigned i = 0; i < N; i++)                                                           \
             rand_fr(CURVE, k[i]);                                                                  \
-        memset(k[0], 0, 32);                       /* 0 -> infinity */                             \
+        memset(k[0], 0, 32); /* 0 -> infinity */                                                   \
         memset(k[1], 0, 32);                                                                       \
-        k[1][0] = 1;                               /* the generator */                             \
+        k[1][0] = 1; /* the generator */                                                           \
         memcpy(k[2], m, 32);                                                                       \
-        k[2][0] -= 1;                              /* r - 1 = -1 */                                \
+        k[2][0] -= 1; /* r - 1 = -1 */                                                             \
         memset(k[3], 0, 32);                                                                       \
-        k[3][3] = 0x00ff000000000000ull;           /* one nonzero byte, high window */            \
+        k[3][3] = 0x00ff000000000000ull; /* one nonzero byte, high window */                       \
         memset(k[4], 0, 32);                                                                       \
-        k[4][1] = 0x0100000000000001ull;           /* digit 1 in two windows */                   \
-        memcpy(k[5], k[6], 32);                    /* duplicates */                               \
-        assert_int_equal(czk_setup_fixed_base(CURVE, GROUP, out, (const uint64_t(*)[4])k, N, 2),  \
-                         CZK_OK);                                                                  \
+        k[4][1] = 0x0100000000000001ull; /* digit 1 in two windows */                              \
+        memcpy(k[5], k[6], 32);          /* duplicates */                                          \
+        assert_int_equal(                                                                          \
+            czk_setup_fixed_base(CURVE, GROUP, out, (const uint64_t(*)[4])k, N, wbits, 2),         \
+            CZK_OK);                                                                               \
         czk_##G##_generator(&gen);                                                                 \
         czk_##G##_from_affine(&g, &gen);                                                           \
         for (unsigned i = 0; i < N; i++) {                                                         \
@@ -341,8 +342,11 @@ static void test_lagrange(void **state)
         }                                                                                          \
         assert_true(czk_##G##_affine_is_inf(&out[0]));                                             \
         assert_memory_equal(&gen, &out[1], sizeof gen);                                            \
-        assert_int_equal(czk_setup_fixed_base(CURVE, 3, out, (const uint64_t(*)[4])k, N, 2),       \
+        assert_int_equal(czk_setup_fixed_base(CURVE, 3, out, (const uint64_t(*)[4])k, N, 0, 2),    \
                          CZK_ERR_INVALID_ARG);                                                     \
+        assert_int_equal(                                                                          \
+            czk_setup_fixed_base(CURVE, GROUP, out, (const uint64_t(*)[4])k, N, 17, 2),            \
+            CZK_ERR_INVALID_ARG);                                                                  \
         free(k);                                                                                   \
         free(out);                                                                                 \
     }
@@ -355,10 +359,25 @@ FIXED_BASE_TEST(g2_bls12_381, fr_bls12_381, CZK_GROTH16_CURVE_BLS12_381, 2)
 static void test_fixed_base(void **state)
 {
     (void)state;
-    fixed_base_g1_bn254();
-    fixed_base_g2_bn254();
-    fixed_base_g1_bls12_381();
-    fixed_base_g2_bls12_381();
+    /* Auto (6 bits at this size), widths that do and do not divide the scalar size. */
+    static const unsigned widths[] = {0, 5, 12, 1};
+    for (unsigned i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        fixed_base_g1_bn254(widths[i]);
+        fixed_base_g2_bn254(widths[i]);
+        fixed_base_g1_bls12_381(widths[i]);
+        fixed_base_g2_bls12_381(widths[i]);
+    }
+    fixed_base_g1_bn254(16); /* the widest table, once */
+    assert_int_equal(czk_setup_window_bits(1), 4);
+    assert_int_equal(czk_setup_window_bits(300), 6);
+    assert_int_equal(czk_setup_window_bits(3000), 8);
+    assert_int_equal(czk_setup_window_bits(1000000), 16);
+    unsigned prev = 4;
+    for (size_t n = 1; n < (1u << 26); n *= 2) {
+        unsigned c = czk_setup_window_bits(n);
+        assert_true(c >= prev && c <= 16); /* grows with n */
+        prev = c;
+    }
 }
 
 /* ---- gen-circuit -------------------------------------------------------------------------- */
@@ -410,8 +429,8 @@ static uint32_t gmp_check(const struct czk_r1cs *r, const uint64_t (*w)[4])
     return bad;
 }
 
-static void gen(struct czk_gen_circuit *c, enum czk_groth16_curve curve,
-                enum czk_gen_shape shape, uint32_t n, double bf, uint64_t seed, unsigned threads)
+static void gen(struct czk_gen_circuit *c, enum czk_groth16_curve curve, enum czk_gen_shape shape,
+                uint32_t n, double bf, uint64_t seed, unsigned threads)
 {
     struct czk_gen_params p = {curve, shape, n, bf, seed, threads};
     char err[256] = "";
@@ -553,8 +572,7 @@ static void test_gen_files(void **state)
             czk_witness_t wt;
             uint64_t first_bad = 0;
             assert_int_equal(czk_witness_wrap(&wt, CURVES[ci], w.values, w.n, NULL, 0), CZK_OK);
-            assert_int_equal(czk_prove_check_r1cs(&r, wt, 2, &first_bad, err, sizeof err),
-                             CZK_OK);
+            assert_int_equal(czk_prove_check_r1cs(&r, wt, 2, &first_bad, err, sizeof err), CZK_OK);
             assert_true(first_bad == UINT64_MAX);
             czk_witness_free(wt);
             czk_r1cs_free(&r);
@@ -660,15 +678,15 @@ static void test_setup_vectors(void **state)
             struct czk_r1cs r;
             struct czk_zkey mine, theirs;
             struct czk_setup_toxic t;
-            snprintf(p, sizeof p, "%s/groth16/%s/%s/circuit.r1cs", CZK_VECTORS_DIR,
-                     CURVE_DIR[ci], CIRCUITS[k]);
+            snprintf(p, sizeof p, "%s/groth16/%s/%s/circuit.r1cs", CZK_VECTORS_DIR, CURVE_DIR[ci],
+                     CIRCUITS[k]);
             assert_int_equal(czk_r1cs_load(&r, p, err, sizeof err), CZK_OK);
             toxic_for(&t, CURVES[ci], 100 + k,
                       czk_setup_lg_domain(r.n_constraints, r.n_pub_out + r.n_pub_in));
             tmp_path("vec.zkey", zp, sizeof zp);
             do_setup(&r, &t, zp, 2);
-            snprintf(p, sizeof p, "%s/groth16/%s/%s/circuit.zkey", CZK_VECTORS_DIR,
-                     CURVE_DIR[ci], CIRCUITS[k]);
+            snprintf(p, sizeof p, "%s/groth16/%s/%s/circuit.zkey", CZK_VECTORS_DIR, CURVE_DIR[ci],
+                     CIRCUITS[k]);
             assert_int_equal(czk_zkey_load(&mine, zp, 0, 2, err, sizeof err), CZK_OK);
             assert_int_equal(czk_zkey_load(&theirs, p, 0, 2, err, sizeof err), CZK_OK);
             assert_int_equal(czk_zkey_check_r1cs(&mine, &r, err, sizeof err), CZK_OK);
@@ -694,8 +712,8 @@ static void test_setup_vectors(void **state)
             czk_zkey_free(&theirs);
             /* The committed witness proves under the new key. */
             czk_witness_t w;
-            snprintf(p, sizeof p, "%s/groth16/%s/%s/witness.wtns", CZK_VECTORS_DIR,
-                     CURVE_DIR[ci], CIRCUITS[k]);
+            snprintf(p, sizeof p, "%s/groth16/%s/%s/witness.wtns", CZK_VECTORS_DIR, CURVE_DIR[ci],
+                     CIRCUITS[k]);
             assert_int_equal(czk_witness_load(&w, p, err, sizeof err), CZK_OK);
             assert_int_equal(prove_verify(zp, w), CZK_OK);
             czk_witness_free(w);
@@ -706,7 +724,7 @@ static void test_setup_vectors(void **state)
 
 /* The six secret points of the key equal the generators times the secrets. */
 #define SECRET_POINTS(G1, G2, FR)                                                                  \
-    static void secret_points_##FR(const struct czk_zkey *z, const struct czk_setup_toxic *t)     \
+    static void secret_points_##FR(const struct czk_zkey *z, const struct czk_setup_toxic *t)      \
     {                                                                                              \
         struct czk_##G1##_affine g1, a;                                                            \
         struct czk_##G2##_affine g2, b;                                                            \
@@ -788,8 +806,7 @@ static void test_setup_generated(void **state)
                 czk_zkey_free(&z);
 
                 czk_witness_t w;
-                assert_int_equal(czk_witness_wrap(&w, CURVES[ci],
-                                                  (const uint64_t(*)[4])c.witness,
+                assert_int_equal(czk_witness_wrap(&w, CURVES[ci], (const uint64_t(*)[4])c.witness,
                                                   c.r1cs.n_wires, NULL, 0),
                                  CZK_OK);
                 assert_int_equal(prove_verify(zp, w), CZK_OK);
@@ -804,8 +821,7 @@ static void test_setup_generated(void **state)
                     wi--;
                     c.witness[wi][0] ^= 4;
                 } while (gmp_check(&c.r1cs, (const uint64_t(*)[4])c.witness) == UINT32_MAX);
-                assert_int_equal(czk_witness_wrap(&w, CURVES[ci],
-                                                  (const uint64_t(*)[4])c.witness,
+                assert_int_equal(czk_witness_wrap(&w, CURVES[ci], (const uint64_t(*)[4])c.witness,
                                                   c.r1cs.n_wires, NULL, 0),
                                  CZK_OK);
                 assert_int_equal(prove_verify(zp, w), CZK_ERR_INVALID_PROOF);
@@ -872,11 +888,11 @@ static void test_ref_proofs(void **state)
         for (unsigned k = 0; k < 3; k++) {
             czk_prover_key_t key;
             czk_witness_t w;
-            snprintf(p, sizeof p, "%s/groth16/%s/%s/circuit.zkey", CZK_VECTORS_DIR,
-                     CURVE_DIR[ci], CIRCUITS[k]);
+            snprintf(p, sizeof p, "%s/groth16/%s/%s/circuit.zkey", CZK_VECTORS_DIR, CURVE_DIR[ci],
+                     CIRCUITS[k]);
             assert_int_equal(czk_prover_key_load(&key, p, 0, 2, err, sizeof err), CZK_OK);
-            snprintf(p, sizeof p, "%s/groth16/%s/%s/witness.wtns", CZK_VECTORS_DIR,
-                     CURVE_DIR[ci], CIRCUITS[k]);
+            snprintf(p, sizeof p, "%s/groth16/%s/%s/witness.wtns", CZK_VECTORS_DIR, CURVE_DIR[ci],
+                     CIRCUITS[k]);
             assert_int_equal(czk_witness_load(&w, p, err, sizeof err), CZK_OK);
             for (unsigned pair = 1; pair <= 2; pair++) {
                 uint64_t r[4], s[4];
@@ -895,8 +911,8 @@ static void test_ref_proofs(void **state)
                 o.test_fixed_s = s;
                 assert_int_equal(czk_prove(key, BE, w, &o, &proof, NULL, err, sizeof err), CZK_OK);
                 assert_int_equal(czk_groth16_proof_to_json(&proof, &json, &len), CZK_OK);
-                snprintf(name, sizeof name, "ref/%s/%s/proof_rs%u.json", CURVE_DIR[ci],
-                         CIRCUITS[k], pair);
+                snprintf(name, sizeof name, "ref/%s/%s/proof_rs%u.json", CURVE_DIR[ci], CIRCUITS[k],
+                         pair);
                 want = czk_test_read_vector(name, NULL);
                 assert_non_null(want);
                 if (strcmp(json, want) != 0)
@@ -915,12 +931,12 @@ int main(void)
 {
     czk_test_seed_init("test_setup");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_lg_domain),      cmocka_unit_test(test_toxic_derive),
-        cmocka_unit_test(test_lagrange),       cmocka_unit_test(test_fixed_base),
-        cmocka_unit_test(test_gen_mul),        cmocka_unit_test(test_gen_porep),
-        cmocka_unit_test(test_gen_files),      cmocka_unit_test(test_gen_errors),
-        cmocka_unit_test(test_setup_vectors),  cmocka_unit_test(test_setup_generated),
-        cmocka_unit_test(test_setup_errors),   cmocka_unit_test(test_ref_proofs),
+        cmocka_unit_test(test_lg_domain),     cmocka_unit_test(test_toxic_derive),
+        cmocka_unit_test(test_lagrange),      cmocka_unit_test(test_fixed_base),
+        cmocka_unit_test(test_gen_mul),       cmocka_unit_test(test_gen_porep),
+        cmocka_unit_test(test_gen_files),     cmocka_unit_test(test_gen_errors),
+        cmocka_unit_test(test_setup_vectors), cmocka_unit_test(test_setup_generated),
+        cmocka_unit_test(test_setup_errors),  cmocka_unit_test(test_ref_proofs),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
