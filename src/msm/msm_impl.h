@@ -12,10 +12,11 @@
  *  1. Classification, parallel over blocks of points: scalars 0 and bases at infinity
  *     are dropped; scalars 1 are summed directly (msm_affine_sum: pairwise batched
  *     affine additions, per worker, then added); the rest ("general") are counted per
- *     block together with their largest bit length. A second pass writes the indices of
- *     the general points into one compact index array (uint32, 4 bytes per point: the
- *     only allocation that grows with n besides the buckets; it is smaller than an
- *     int16 digit array and lets the window passes skip the 0/1 scalars entirely).
+ *     block together with their largest bit length. If some points dropped out, a
+ *     second pass writes the indices of the general points into one compact index array
+ *     (uint32, 4 bytes per point: the only allocation that grows with n besides the
+ *     buckets; smaller than an int16 digit array, and the window passes then never see
+ *     the 0/1 scalars); with dense scalars there is no index array at all.
  *  2. The cost model (msm_plan.c) picks the kernel, the window c, the point chunks per
  *     window k and (affine) the windows per task g. Digits are Booth-recoded on the fly
  *     from the scalars (msm_internal.h), so no digit array is stored: they lie in
@@ -79,6 +80,8 @@
 #define MSM_BATCH 1024u
 /* Fewer general points than this always take the XYZZ kernel (no inversion to amortise). */
 #define MSM_AFFINE_MIN_POINTS 64u
+/* Index of the j-th general point (idx NULL: all points are general). */
+#define MSM_IDX(idx, j) ((idx) ? (idx)[j] : (uint32_t)(j))
 /* Points whose digits are computed ahead of use (bucket and base prefetched). */
 #define MSM_AHEAD 4u
 
@@ -281,7 +284,7 @@ struct msm_ctx {
     struct xyzz *ones;      /* one accumulator per worker */
     unsigned char *ones_ws; /* per-worker buffer of scalar-1 points */
     size_t ones_stride;
-    uint32_t *idx; /* general point indices, block by block */
+    uint32_t *idx; /* general point indices, block by block (NULL: all of them) */
     size_t m;
     /* windows */
     unsigned c, windows, splits, accum;
@@ -493,14 +496,14 @@ static void msm_task_xyzz(struct msm_ctx *ctx, struct xyzz *out, unsigned w, siz
     uint32_t iq[MSM_AHEAD];
     size_t fill = 0;
     for (; fill < MSM_AHEAD && lo + fill < hi; fill++) {
-        iq[fill] = idx[lo + fill];
+        iq[fill] = MSM_IDX(idx, lo + fill);
         dq[fill] = czk_msm_booth(sc[iq[fill]], w, c);
     }
     for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
         uint32_t i = iq[s];
         int32_t d = dq[s];
         if (j + MSM_AHEAD < hi) {
-            uint32_t i2 = idx[j + MSM_AHEAD];
+            uint32_t i2 = MSM_IDX(idx, j + MSM_AHEAD);
             int32_t d2 = czk_msm_booth(sc[i2], w, c);
             iq[s] = i2;
             dq[s] = d2;
@@ -765,14 +768,14 @@ static void msm_task_affine(struct msm_ctx *ctx, unsigned w0, unsigned w1, size_
     int32_t dq[MSM_AHEAD];
     uint32_t iq[MSM_AHEAD];
     for (size_t f = 0; f < MSM_AHEAD && lo + f < hi; f++) {
-        iq[f] = idx[lo + f];
+        iq[f] = MSM_IDX(idx, lo + f);
         dq[f] = czk_msm_booth(sc[iq[f]], w0, c);
     }
     for (size_t j = lo, s = 0; j < hi; j++, s = (s + 1) % MSM_AHEAD) {
         uint32_t i = iq[s];
         int32_t d = dq[s];
         if (j + MSM_AHEAD < hi) {
-            uint32_t i2 = idx[j + MSM_AHEAD];
+            uint32_t i2 = MSM_IDX(idx, j + MSM_AHEAD);
             int32_t d2 = czk_msm_booth(sc[i2], w0, c);
             iq[s] = i2;
             dq[s] = d2;
@@ -938,12 +941,15 @@ static enum czk_status msm_run(struct xyzz *out, const A_T *bases, const uint64_
         size_t ws = accum == CZK_MSM_ACCUM_AFFINE ? msm_affine_ws_bytes(g * ctx.nb)
                                                   : ctx.nb * sizeof(struct xyzz) + 64;
         ctx.work_stride = (ws + 63) & ~(size_t)63;
-        ctx.idx = malloc(m * sizeof *ctx.idx);
+        /* Every point general (dense scalars): the index array would be the identity. */
+        if (m < n)
+            ctx.idx = malloc(m * sizeof *ctx.idx);
         ctx.res = malloc((size_t)ctx.windows * k * sizeof *ctx.res);
         ctx.work = malloc(ctx.work_stride * workers);
-        if (!ctx.idx || !ctx.res || !ctx.work)
+        if ((m < n && !ctx.idx) || !ctx.res || !ctx.work)
             goto done;
-        czk_parallel_for(ctx.nblocks, 1, T, msm_compact, &ctx);
+        if (m < n)
+            czk_parallel_for(ctx.nblocks, 1, T, msm_compact, &ctx);
         czk_parallel_for(tasks, 1, workers, msm_window_tasks, &ctx);
 
         /* Horner over the windows, top first: acc_w = 2^c acc_{w+1} + S_w. */
