@@ -319,7 +319,7 @@ static inline unsigned msm_bitlen(const uint64_t k[4])
  * Montgomery trick over the chord denominators x2 - x1, or 2y for equal points;
  * opposite points drop out), halving the list, until MSM_SUM_TAIL points remain for
  * mixed additions into acc. About 6 multiplications per point instead of the 10 of a
- * mixed XYZZ addition. pts is overwritten; den and inv hold cnt / 2 elements, flag
+ * mixed XYZZ addition. pts is overwritten; den and pre hold cnt / 2 elements, flag
  * cnt / 2 bytes.
  */
 #define MSM_SUM_TAIL 8u
@@ -627,6 +627,12 @@ static void msm_affine_flush(struct msm_aff_ws *ws, const A_T *bases)
         }
         uint32_t b = ws->pb[e], pi = ws->pi[e];
         A_T *B = &ws->aff[b];
+        if (e >= MSM_AHEAD) { /* the bucket and base of a later step (walking back) */
+            uint32_t pn = ws->pi[e - MSM_AHEAD];
+            msm_prefetch(&ws->aff[ws->pb[e - MSM_AHEAD]], sizeof(A_T));
+            if (pn != MSM_PI_DBL)
+                msm_prefetch(&bases[pn & ~MSM_PI_NEG], sizeof(A_T));
+        }
         if (pi == MSM_PI_DBL) {
             /* lambda = 3 x^2 / (2 y) */
             mf_sqr(&t, &B->x);

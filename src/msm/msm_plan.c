@@ -24,7 +24,7 @@
  * affine task groups windows until it has 2048 buckets (batches of 512 additions).
  */
 const struct czk_msm_cost czk_msm_cost_xyzz = {12.0, 34.0, 17.0, 11.0, 0};
-const struct czk_msm_cost czk_msm_cost_affine = {8.0, 29.0, 17.0, 11.0, 2048};
+const struct czk_msm_cost czk_msm_cost_affine = {8.0, 24.0, 17.0, 11.0, 2048};
 
 double czk_msm_plan(size_t m, unsigned bits, unsigned threads, const struct czk_msm_cost *cost,
                     unsigned c_max, unsigned *c_out, unsigned *splits_out, unsigned *group_out)

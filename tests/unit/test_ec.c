@@ -1053,7 +1053,7 @@ static void test_mul(void **state)
             check_mul(g, &p, &rp, km);
             /* scalars with long runs of ones / zeros (wNAF carries) */
             mpz_set_ui(km, 1);
-            mpz_mul_2exp(km, km, 200 + c);
+            mpz_mul_2exp(km, km, 200 + c % 50); /* stays below r for any case count */
             mpz_sub_ui(km, km, 1);
             check_mul(g, &p, NULL, km);
             mpz_set_ui(km, 1);
