@@ -14,6 +14,15 @@ int czk_cli_prove(int argc, char **argv);
 int czk_cli_zkey(int argc, char **argv);
 int czk_cli_gen_circuit(int argc, char **argv);
 int czk_cli_setup(int argc, char **argv);
+int czk_cli_bench(int argc, char **argv);
+
+/* `czk bench` subcommands (src/cli/bench_*.c), argv[0] = the benchmark's name. */
+int czk_bench_prove(int argc, char **argv);
+int czk_bench_engine(int argc, char **argv);
+int czk_bench_ntt(int argc, char **argv);
+int czk_bench_eval(int argc, char **argv);
+int czk_bench_msm(int argc, char **argv);
+int czk_bench_field(int argc, char **argv);
 
 /* Shared by subcommands: write `len` bytes to `path` through a temporary file in the same
  * directory and rename(2); on failure prints "<prog>: ..." to stderr and returns -1. */
