@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * czk CUDA: Montgomery field arithmetic on 32-bit limbs (device, and host for testing).
+ *
+ * API (namespace czk_cuda). F is one of the prime fields
+ *
+ *   fr_bn254       BN254 scalar field       8 x 32-bit limbs
+ *   fp_bn254       BN254 base field         8 limbs
+ *   fr_bls12_381   BLS12-381 scalar field   8 limbs
+ *   fp_bls12_381   BLS12-381 base field    12 limbs
+ *
+ * and E one of the quadratic extensions fp2_bn254, fp2_bls12_381 = Fp[u]/(u^2 + 1).
+ *
+ *   struct F { uint32_t limb[F::N]; }          Montgomery form a*R mod p, R = 2^(32N), i.e. the
+ *                                              host's R = 2^(64*N/2): a host uint64_t[N/2] is the
+ *                                              device uint32_t[N] little-endian, bit for bit.
+ *   struct E { F c0, c1; }                     c0 + c1*u.
+ *   static: zero() one() add(a,b) sub(a,b) neg(a) dbl(a) mul(a,b) sqr(a) is_zero(a) eq(a,b)
+ *           from_canonical(a) (a*R^2, reduce) to_canonical(a) (reduce a*1) pow(a, uint32_t e)
+ *           cmov(a, b, c) (c ? b : a)
+ *   members: load(const uint64_t *p), store(uint64_t *p) (host layout: N/2 u64 per Fp element,
+ *            c0 then c1 for E), operators * + - (binary), - (unary), == .
+ *   F::inv(a) (Fermat, a^(p-2); inv(0) = 0).
+ *
+ * Values are always fully reduced (< p): equality is bitwise and results equal the host's src/ff
+ * bit for bit. Every function is __host__ __device__: on the host the PTX carry-chain primitives
+ * below are emulated, so the same code is tested on a machine without a GPU.
+ *
+ * Multiplication: CIOS (coarsely integrated operand scanning) over 32-bit limbs. Each row
+ * t += a*b_i and each reduction row t += m*p is done as two carry chains, one over the even
+ * limbs of a (p) and one over the odd ones, so every product contributes its low and high words
+ * through mad.lo.cc / madc.hi.cc without any 64-bit arithmetic. All four moduli are below R/2,
+ * so t stays below 2p < R and one conditional subtraction finishes.
+ */
+#ifndef CZK_CUDA_FF_CUH
+#define CZK_CUDA_FF_CUH
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define CZK_HD __host__ __device__ __forceinline__
+#else
+#define CZK_HD inline
+#endif
+
+namespace czk_cuda {
+
+/* ---- carry-chain primitives: PTX on the device, emulated on the host ----------------------- */
+namespace ptx {
+#ifndef __CUDA_ARCH__
+/* Host emulation of the condition-code carry flag (one per thread). */
+inline uint32_t &cf()
+{
+    static thread_local uint32_t f;
+    return f;
+}
+#endif
+
+CZK_HD uint32_t add_cc(uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    uint64_t s = (uint64_t)a + b;
+    cf() = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+#endif
+}
+CZK_HD uint32_t addc_cc(uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    uint64_t s = (uint64_t)a + b + cf();
+    cf() = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+#endif
+}
+CZK_HD uint32_t addc(uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    return (uint32_t)((uint64_t)a + b + cf());
+#endif
+}
+CZK_HD uint32_t sub_cc(uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    cf() = a < b;
+    return a - b;
+#endif
+}
+CZK_HD uint32_t subc_cc(uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    uint64_t d = (uint64_t)a - b - cf();
+    cf() = (uint32_t)(d >> 63);
+    return (uint32_t)d;
+#endif
+}
+CZK_HD uint32_t subc(uint32_t a, uint32_t b)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("subc.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+#else
+    return a - b - cf();
+#endif
+}
+/* d = lo(a*b) + c, carry out */
+CZK_HD uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    uint64_t s = (uint64_t)(uint32_t)((uint64_t)a * b) + c;
+    cf() = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+#endif
+}
+CZK_HD uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    uint64_t s = (uint64_t)(uint32_t)((uint64_t)a * b) + c + cf();
+    cf() = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+#endif
+}
+CZK_HD uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    uint64_t s = (((uint64_t)a * b) >> 32) + c + cf();
+    cf() = (uint32_t)(s >> 32);
+    return (uint32_t)s;
+#endif
+}
+CZK_HD uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c)
+{
+#ifdef __CUDA_ARCH__
+    uint32_t r;
+    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+#else
+    return (uint32_t)((((uint64_t)a * b) >> 32) + c + cf());
+#endif
+}
+} /* namespace ptx */
+
+/* ---- field constants ------------------------------------------------------------------------
+ * Copied from src/ff/ff_consts.h (64-bit limbs split low word first); the tests compare one()
+ * and from_canonical() with the host, so a wrong word cannot go unnoticed. */
+#define CZK_CUDA_FIELD_PARAMS(NAME, NW, N0, ...)                                                   \
+    struct NAME {                                                                                  \
+        static constexpr int N = NW;                                                               \
+        static constexpr uint32_t n0 = N0;                                                         \
+        CZK_HD static constexpr uint32_t get(int which, int i)                                     \
+        {                                                                                          \
+            constexpr uint32_t v[3][NW] = {__VA_ARGS__};                                           \
+            return v[which][i];                                                                    \
+        }                                                                                          \
+        CZK_HD static constexpr uint32_t p(int i) { return get(0, i); }                            \
+        CZK_HD static constexpr uint32_t one(int i) { return get(1, i); }                          \
+        CZK_HD static constexpr uint32_t r2(int i) { return get(2, i); }                           \
+    }
+
+CZK_CUDA_FIELD_PARAMS(fp_bn254_params, 8, 0xe4866389u,
+    {0xd87cfd47u, 0x3c208c16u, 0x6871ca8du, 0x97816a91u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u},
+    {0xc58f0d9du, 0xd35d438du, 0xf5c70b3du, 0x0a78eb28u, 0x7879462cu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u},
+    {0x538afa89u, 0xf32cfc5bu, 0xd44501fbu, 0xb5e71911u, 0x0a417ff6u, 0x47ab1effu, 0xcab8351fu, 0x06d89f71u});
+CZK_CUDA_FIELD_PARAMS(fr_bn254_params, 8, 0xefffffffu,
+    {0xf0000001u, 0x43e1f593u, 0x79b97091u, 0x2833e848u, 0x8181585du, 0xb85045b6u, 0xe131a029u, 0x30644e72u},
+    {0x4ffffffbu, 0xac96341cu, 0x9f60cd29u, 0x36fc7695u, 0x7879462eu, 0x666ea36fu, 0x9a07df2fu, 0x0e0a77c1u},
+    {0xae216da7u, 0x1bb8e645u, 0xe35c59e3u, 0x53fe3ab1u, 0x53bb8085u, 0x8c49833du, 0x7f4e44a5u, 0x0216d0b1u});
+CZK_CUDA_FIELD_PARAMS(fp_bls12_381_params, 12, 0xfffcfffdu,
+    {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu, 0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u,
+     0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau},
+    {0x0002fffdu, 0x76090000u, 0xc40c0002u, 0xebf4000bu, 0x53c758bau, 0x5f489857u, 0x70525745u, 0x77ce5853u,
+     0xa256ec6du, 0x5c071a97u, 0xfa80e493u, 0x15f65ec3u},
+    {0x1c341746u, 0xf4df1f34u, 0x09d104f1u, 0x0a76e6a6u, 0x4c95b6d5u, 0x8de5476cu, 0x939d83c0u, 0x67eb88a9u,
+     0xb519952du, 0x9a793e85u, 0x92cae3aau, 0x11988fe5u});
+CZK_CUDA_FIELD_PARAMS(fr_bls12_381_params, 8, 0xffffffffu,
+    {0x00000001u, 0xffffffffu, 0xfffe5bfeu, 0x53bda402u, 0x09a1d805u, 0x3339d808u, 0x299d7d48u, 0x73eda753u},
+    {0xfffffffeu, 0x00000001u, 0x00034802u, 0x5884b7fau, 0xecbc4ff5u, 0x998c4fefu, 0xacc5056fu, 0x1824b159u},
+    {0xf3f29c6du, 0xc999e990u, 0x87925c23u, 0x2b6cedcbu, 0x7254398fu, 0x05d31496u, 0x9f59ff11u, 0x0748d9d9u});
+#undef CZK_CUDA_FIELD_PARAMS
+
+/* ---- prime field ------------------------------------------------------------------------------ */
+template <class P> struct mont {
+    static constexpr int N = P::N;
+    typedef P params;
+    uint32_t limb[N];
+
+    CZK_HD static mont zero()
+    {
+        mont r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.limb[i] = 0;
+        return r;
+    }
+    CZK_HD static mont one()
+    {
+        mont r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.limb[i] = P::one(i);
+        return r;
+    }
+    CZK_HD static mont modulus_raw()
+    {
+        mont r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.limb[i] = P::p(i);
+        return r;
+    }
+    CZK_HD static bool is_zero(const mont &a)
+    {
+        uint32_t acc = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            acc |= a.limb[i];
+        return acc == 0;
+    }
+    CZK_HD static bool eq(const mont &a, const mont &b)
+    {
+        uint32_t acc = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            acc |= a.limb[i] ^ b.limb[i];
+        return acc == 0;
+    }
+    /* c ? b : a */
+    CZK_HD static mont cmov(const mont &a, const mont &b, bool c)
+    {
+        mont r;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r.limb[i] = c ? b.limb[i] : a.limb[i];
+        return r;
+    }
+
+    /* t (< 2p) -> t mod p */
+    CZK_HD static void final_sub(uint32_t t[N])
+    {
+        uint32_t d[N];
+        d[0] = ptx::sub_cc(t[0], P::p(0));
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            d[i] = ptx::subc_cc(t[i], P::p(i));
+        uint32_t borrow = ptx::subc(0, 0); /* 0 or 0xffffffff */
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            t[i] = borrow ? t[i] : d[i];
+    }
+
+    CZK_HD static mont add(const mont &a, const mont &b)
+    {
+        mont r;
+        r.limb[0] = ptx::add_cc(a.limb[0], b.limb[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            r.limb[i] = ptx::addc_cc(a.limb[i], b.limb[i]);
+        (void)ptx::addc(0, 0); /* a + b < 2p < R: no carry; closes the chain */
+        final_sub(r.limb);
+        return r;
+    }
+    CZK_HD static mont dbl(const mont &a) { return add(a, a); }
+    CZK_HD static mont sub(const mont &a, const mont &b)
+    {
+        mont r;
+        r.limb[0] = ptx::sub_cc(a.limb[0], b.limb[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            r.limb[i] = ptx::subc_cc(a.limb[i], b.limb[i]);
+        uint32_t mask = ptx::subc(0, 0); /* all ones if a < b */
+        r.limb[0] = ptx::add_cc(r.limb[0], P::p(0) & mask);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            r.limb[i] = ptx::addc_cc(r.limb[i], P::p(i) & mask);
+        (void)ptx::addc(0, 0);
+        return r;
+    }
+    CZK_HD static mont neg(const mont &a)
+    {
+        mont r;
+        uint32_t nz = is_zero(a) ? 0u : 0xffffffffu;
+        r.limb[0] = ptx::sub_cc(P::p(0) & nz, a.limb[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            r.limb[i] = ptx::subc_cc(P::p(i) & nz, a.limb[i]);
+        (void)ptx::subc(0, 0);
+        return r;
+    }
+
+    /* t[0..N] += x * y[even limbs] at even offsets (carry into t[N]), then
+     * t[1..N] += x * y[odd limbs]; the sum must fit in N+1 limbs. y given by the accessor. */
+    template <class Y> CZK_HD static void mul_row(uint32_t t[N + 1], uint32_t x, const Y &y)
+    {
+        t[0] = ptx::mad_lo_cc(y(0), x, t[0]);
+        t[1] = ptx::madc_hi_cc(y(0), x, t[1]);
+#pragma unroll
+        for (int j = 2; j < N; j += 2) {
+            t[j] = ptx::madc_lo_cc(y(j), x, t[j]);
+            t[j + 1] = ptx::madc_hi_cc(y(j), x, t[j + 1]);
+        }
+        t[N] = ptx::addc(t[N], 0);
+        t[1] = ptx::mad_lo_cc(y(1), x, t[1]);
+#pragma unroll
+        for (int j = 1; j < N - 1; j += 2) {
+            t[j + 1] = ptx::madc_hi_cc(y(j), x, t[j + 1]);
+            t[j + 2] = ptx::madc_lo_cc(y(j + 2), x, t[j + 2]);
+        }
+        t[N] = ptx::madc_hi(y(N - 1), x, t[N]);
+    }
+
+    CZK_HD static mont mul(const mont &a, const mont &b)
+    {
+        uint32_t t[N + 1];
+#pragma unroll
+        for (int j = 0; j <= N; j++)
+            t[j] = 0;
+        struct ya {
+            const uint32_t *v;
+            CZK_HD uint32_t operator()(int j) const { return v[j]; }
+        } av = {a.limb};
+        struct yp {
+            CZK_HD uint32_t operator()(int j) const { return P::p(j); }
+        } pv;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            mul_row(t, b.limb[i], av);          /* t < R + p*2^32 */
+            uint32_t m = t[0] * P::n0;
+            mul_row(t, m, pv);                  /* t[0] = 0 now */
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                t[j] = t[j + 1];
+            t[N] = 0;
+        }
+        mont r;
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            r.limb[j] = t[j];
+        final_sub(r.limb);
+        return r;
+    }
+    CZK_HD static mont sqr(const mont &a) { return mul(a, a); }
+
+    CZK_HD static mont pow(const mont &a, uint32_t e)
+    {
+        mont r = one(), b = a;
+        while (e) {
+            if (e & 1)
+                r = mul(r, b);
+            e >>= 1;
+            if (e)
+                b = sqr(b);
+        }
+        return r;
+    }
+    /* a^(p-2); inv(0) = 0 */
+    CZK_HD static mont inv(const mont &a)
+    {
+        uint32_t e[N]; /* p - 2 */
+        e[0] = ptx::sub_cc(P::p(0), 2);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            e[i] = ptx::subc_cc(P::p(i), 0);
+        (void)ptx::subc(0, 0);
+        mont r = one();
+        for (int i = N - 1; i >= 0; i--) {
+            for (int k = 31; k >= 0; k--) {
+                r = sqr(r);
+                if ((e[i] >> k) & 1)
+                    r = mul(r, a);
+            }
+        }
+        return r;
+    }
+    CZK_HD static mont from_canonical(const mont &a)
+    {
+        mont r2;
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            r2.limb[i] = P::r2(i);
+        return mul(a, r2);
+    }
+    CZK_HD static mont to_canonical(const mont &a)
+    {
+        mont o = zero();
+        o.limb[0] = 1;
+        return mul(a, o);
+    }
+
+    CZK_HD void load(const uint64_t *p)
+    {
+#pragma unroll
+        for (int i = 0; i < N / 2; i++) {
+            uint64_t v = p[i];
+            limb[2 * i] = (uint32_t)v;
+            limb[2 * i + 1] = (uint32_t)(v >> 32);
+        }
+    }
+    CZK_HD void store(uint64_t *p) const
+    {
+#pragma unroll
+        for (int i = 0; i < N / 2; i++)
+            p[i] = (uint64_t)limb[2 * i] | ((uint64_t)limb[2 * i + 1] << 32);
+    }
+
+    CZK_HD mont operator+(const mont &b) const { return add(*this, b); }
+    CZK_HD mont operator-(const mont &b) const { return sub(*this, b); }
+    CZK_HD mont operator*(const mont &b) const { return mul(*this, b); }
+    CZK_HD mont operator-() const { return neg(*this); }
+    CZK_HD bool operator==(const mont &b) const { return eq(*this, b); }
+};
+
+typedef mont<fp_bn254_params> fp_bn254;
+typedef mont<fr_bn254_params> fr_bn254;
+typedef mont<fp_bls12_381_params> fp_bls12_381;
+typedef mont<fr_bls12_381_params> fr_bls12_381;
+
+/* ---- Fp2 = Fp[u]/(u^2 + 1) (both curves) ----------------------------------------------------- */
+template <class F> struct fp2 {
+    typedef F base;
+    static constexpr int N = 2 * F::N;
+    F c0, c1;
+
+    CZK_HD static fp2 make(const F &a, const F &b)
+    {
+        fp2 r;
+        r.c0 = a;
+        r.c1 = b;
+        return r;
+    }
+    CZK_HD static fp2 zero() { return make(F::zero(), F::zero()); }
+    CZK_HD static fp2 one() { return make(F::one(), F::zero()); }
+    CZK_HD static bool is_zero(const fp2 &a) { return F::is_zero(a.c0) & F::is_zero(a.c1); }
+    CZK_HD static bool eq(const fp2 &a, const fp2 &b) { return F::eq(a.c0, b.c0) & F::eq(a.c1, b.c1); }
+    CZK_HD static fp2 cmov(const fp2 &a, const fp2 &b, bool c)
+    {
+        return make(F::cmov(a.c0, b.c0, c), F::cmov(a.c1, b.c1, c));
+    }
+    CZK_HD static fp2 add(const fp2 &a, const fp2 &b) { return make(F::add(a.c0, b.c0), F::add(a.c1, b.c1)); }
+    CZK_HD static fp2 sub(const fp2 &a, const fp2 &b) { return make(F::sub(a.c0, b.c0), F::sub(a.c1, b.c1)); }
+    CZK_HD static fp2 dbl(const fp2 &a) { return make(F::dbl(a.c0), F::dbl(a.c1)); }
+    CZK_HD static fp2 neg(const fp2 &a) { return make(F::neg(a.c0), F::neg(a.c1)); }
+    /* Karatsuba: (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
+    CZK_HD static fp2 mul(const fp2 &a, const fp2 &b)
+    {
+        F t0 = F::mul(a.c0, b.c0), t1 = F::mul(a.c1, b.c1);
+        F t2 = F::mul(F::add(a.c0, a.c1), F::add(b.c0, b.c1));
+        return make(F::sub(t0, t1), F::sub(F::sub(t2, t0), t1));
+    }
+    /* (a0 + a1)(a0 - a1) + 2 a0 a1 u */
+    CZK_HD static fp2 sqr(const fp2 &a)
+    {
+        F t = F::mul(a.c0, a.c1);
+        return make(F::mul(F::add(a.c0, a.c1), F::sub(a.c0, a.c1)), F::dbl(t));
+    }
+    /* multiply by an element of the base field */
+    CZK_HD static fp2 mul_base(const fp2 &a, const F &b) { return make(F::mul(a.c0, b), F::mul(a.c1, b)); }
+    CZK_HD static fp2 pow(const fp2 &a, uint32_t e)
+    {
+        fp2 r = one(), b = a;
+        while (e) {
+            if (e & 1)
+                r = mul(r, b);
+            e >>= 1;
+            if (e)
+                b = sqr(b);
+        }
+        return r;
+    }
+    /* 1/a = conj(a) / (a0^2 + a1^2); inv(0) = 0 */
+    CZK_HD static fp2 inv(const fp2 &a)
+    {
+        F n = F::inv(F::add(F::sqr(a.c0), F::sqr(a.c1)));
+        return make(F::mul(a.c0, n), F::neg(F::mul(a.c1, n)));
+    }
+    CZK_HD static fp2 from_canonical(const fp2 &a)
+    {
+        return make(F::from_canonical(a.c0), F::from_canonical(a.c1));
+    }
+    CZK_HD static fp2 to_canonical(const fp2 &a) { return make(F::to_canonical(a.c0), F::to_canonical(a.c1)); }
+    CZK_HD void load(const uint64_t *p)
+    {
+        c0.load(p);
+        c1.load(p + F::N / 2);
+    }
+    CZK_HD void store(uint64_t *p) const
+    {
+        c0.store(p);
+        c1.store(p + F::N / 2);
+    }
+    CZK_HD fp2 operator+(const fp2 &b) const { return add(*this, b); }
+    CZK_HD fp2 operator-(const fp2 &b) const { return sub(*this, b); }
+    CZK_HD fp2 operator*(const fp2 &b) const { return mul(*this, b); }
+    CZK_HD fp2 operator-() const { return neg(*this); }
+    CZK_HD bool operator==(const fp2 &b) const { return eq(*this, b); }
+};
+
+typedef fp2<fp_bn254> fp2_bn254;
+typedef fp2<fp_bls12_381> fp2_bls12_381;
+
+} /* namespace czk_cuda */
+
+#endif /* CZK_CUDA_FF_CUH */

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * CUDA field arithmetic and MSM against the host (label gpu).
+ *
+ * Field: every op of src/cuda/ff.cuh on all four prime fields and both Fp2, random and edge
+ * values (0, 1, p-1, canonical 1), compared bit for bit with src/ff. The same device code also
+ * runs on the host with emulated carry chains; that part runs even without a GPU (a failure there
+ * fails the suite; otherwise the suite reports skipped when no GPU is present).
+ * MSM: G1/G2 on both curves against czk_cpu_msm after conversion to affine, n = 0 ... 2^20,
+ * random scalars, 0/1 mixes, duplicate and infinity bases; output poisoned first.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#include "czk/czk.h"
+#include "czk/czk_ff.h"
+
+#ifdef CZK_USE_CUDA
+#include "cuda/field_bench.h"
+
+enum czk_status czk_cuda_device_count(int *count);
+
+/* ---- host oracle ------------------------------------------------------------------------------ */
+#define HOST_PRIME(F)                                                                              \
+    static void host_##F(int op, uint64_t *r, const uint64_t *a, const uint64_t *b)                \
+    {                                                                                              \
+        struct czk_##F x, y, z;                                                                    \
+        memcpy(x.l, a, sizeof x.l);                                                                \
+        memcpy(y.l, b, sizeof y.l);                                                                \
+        czk_##F##_zero(&z);                                                                        \
+        switch (op) {                                                                              \
+        case CZK_CUDA_OP_ADD: czk_##F##_add(&z, &x, &y); break;                                    \
+        case CZK_CUDA_OP_SUB: czk_##F##_sub(&z, &x, &y); break;                                    \
+        case CZK_CUDA_OP_NEG: czk_##F##_neg(&z, &x); break;                                        \
+        case CZK_CUDA_OP_DBL: czk_##F##_dbl(&z, &x); break;                                        \
+        case CZK_CUDA_OP_MUL:                                                                      \
+        case CZK_CUDA_OP_MUL_ALT: czk_##F##_mul(&z, &x, &y); break;                                \
+        case CZK_CUDA_OP_SQR: czk_##F##_sqr(&z, &x); break;                                        \
+        case CZK_CUDA_OP_FROM_CANONICAL: assert_int_equal(czk_##F##_from_canonical(&z, x.l), CZK_OK); break; \
+        case CZK_CUDA_OP_TO_CANONICAL: czk_##F##_to_canonical(z.l, &x); break;                     \
+        case CZK_CUDA_OP_POW: {                                                                    \
+            uint64_t e = (uint32_t)b[0];                                                           \
+            czk_##F##_pow(&z, &x, &e, 1);                                                          \
+            break;                                                                                 \
+        }                                                                                          \
+        case CZK_CUDA_OP_INV: czk_##F##_inv(&z, &x); break;                                        \
+        case CZK_CUDA_OP_EQ: z.l[0] = czk_##F##_eq(&x, &y); break;                                 \
+        case CZK_CUDA_OP_IS_ZERO: z.l[0] = czk_##F##_is_zero(&x); break;                           \
+        case CZK_CUDA_OP_ONE: czk_##F##_one(&z); break;                                            \
+        default: fail();                                                                           \
+        }                                                                                          \
+        memcpy(r, z.l, sizeof z.l);                                                                \
+    }
+HOST_PRIME(fr_bn254)
+HOST_PRIME(fp_bn254)
+HOST_PRIME(fr_bls12_381)
+HOST_PRIME(fp_bls12_381)
+
+#define HOST_EXT(F2, F)                                                                            \
+    static void host_##F2(int op, uint64_t *r, const uint64_t *a, const uint64_t *b)               \
+    {                                                                                              \
+        const size_t w = sizeof(struct czk_##F) / 8;                                               \
+        struct czk_##F2 x, y, z;                                                                   \
+        memcpy(&x, a, sizeof x);                                                                   \
+        memcpy(&y, b, sizeof y);                                                                   \
+        czk_##F2##_zero(&z);                                                                       \
+        switch (op) {                                                                              \
+        case CZK_CUDA_OP_ADD: czk_##F2##_add(&z, &x, &y); break;                                   \
+        case CZK_CUDA_OP_SUB: czk_##F2##_sub(&z, &x, &y); break;                                   \
+        case CZK_CUDA_OP_NEG: czk_##F2##_neg(&z, &x); break;                                       \
+        case CZK_CUDA_OP_DBL: czk_##F2##_dbl(&z, &x); break;                                       \
+        case CZK_CUDA_OP_MUL:                                                                      \
+        case CZK_CUDA_OP_MUL_ALT: czk_##F2##_mul(&z, &x, &y); break;                               \
+        case CZK_CUDA_OP_SQR: czk_##F2##_sqr(&z, &x); break;                                       \
+        case CZK_CUDA_OP_FROM_CANONICAL:                                                           \
+        case CZK_CUDA_OP_TO_CANONICAL:                                                             \
+            host_##F(op, z.c0.l, a, b);                                                            \
+            host_##F(op, z.c1.l, a + w, b + w);                                                    \
+            break;                                                                                 \
+        case CZK_CUDA_OP_POW: {                                                                    \
+            uint64_t e = (uint32_t)b[0];                                                           \
+            czk_##F2##_pow(&z, &x, &e, 1);                                                         \
+            break;                                                                                 \
+        }                                                                                          \
+        case CZK_CUDA_OP_INV: czk_##F2##_inv(&z, &x); break;                                       \
+        case CZK_CUDA_OP_EQ: z.c0.l[0] = czk_##F2##_eq(&x, &y); break;                             \
+        case CZK_CUDA_OP_IS_ZERO: z.c0.l[0] = czk_##F2##_is_zero(&x); break;                       \
+        case CZK_CUDA_OP_ONE: czk_##F2##_one(&z); break;                                           \
+        default: fail();                                                                           \
+        }                                                                                          \
+        memcpy(r, &z, sizeof z);                                                                   \
+    }
+HOST_EXT(fp2_bn254, fp_bn254)
+HOST_EXT(fp2_bls12_381, fp_bls12_381)
+
+struct field_info {
+    const char *name;
+    enum czk_cuda_field id;
+    size_t w;       /* u64 per element */
+    size_t prime_w; /* u64 per base-field coefficient */
+    const uint64_t *(*modulus)(void);
+    void (*host)(int op, uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*one)(uint64_t *r); /* Montgomery one of the base field */
+};
+
+#define ONE_FN(F)                                                                                  \
+    static void one_##F(uint64_t *r)                                                               \
+    {                                                                                              \
+        struct czk_##F o;                                                                          \
+        czk_##F##_one(&o);                                                                         \
+        memcpy(r, o.l, sizeof o.l);                                                                \
+    }
+ONE_FN(fr_bn254)
+ONE_FN(fp_bn254)
+ONE_FN(fr_bls12_381)
+ONE_FN(fp_bls12_381)
+
+static const struct field_info fields[] = {
+    {"fr_bn254", CZK_CUDA_FR_BN254, 4, 4, czk_fr_bn254_modulus, host_fr_bn254, one_fr_bn254},
+    {"fp_bn254", CZK_CUDA_FP_BN254, 4, 4, czk_fp_bn254_modulus, host_fp_bn254, one_fp_bn254},
+    {"fr_bls12_381", CZK_CUDA_FR_BLS12_381, 4, 4, czk_fr_bls12_381_modulus, host_fr_bls12_381,
+     one_fr_bls12_381},
+    {"fp_bls12_381", CZK_CUDA_FP_BLS12_381, 6, 6, czk_fp_bls12_381_modulus, host_fp_bls12_381,
+     one_fp_bls12_381},
+    {"fp2_bn254", CZK_CUDA_FP2_BN254, 8, 4, czk_fp_bn254_modulus, host_fp2_bn254, one_fp_bn254},
+    {"fp2_bls12_381", CZK_CUDA_FP2_BLS12_381, 12, 6, czk_fp_bls12_381_modulus, host_fp2_bls12_381,
+     one_fp_bls12_381},
+};
+
+/* a random value < p in w limbs */
+static void rand_below(uint64_t *r, const uint64_t *p, size_t w)
+{
+    for (;;) {
+        czk_test_rand_bytes(r, w * 8);
+        r[w - 1] &= (~0ull) >> __builtin_clzll(p[w - 1]);
+        for (size_t i = w; i-- > 0;) {
+            if (r[i] != p[i]) {
+                if (r[i] < p[i])
+                    return;
+                break;
+            }
+        }
+    }
+}
+
+/* coefficient number k of the edge values: 0, Montgomery 1, p-1, canonical 1, p-2, random */
+static void edge_coeff(uint64_t *r, const struct field_info *f, unsigned k)
+{
+    const uint64_t *p = f->modulus();
+    size_t w = f->prime_w;
+    memset(r, 0, w * 8);
+    switch (k % 6) {
+    case 0: break;
+    case 1: f->one(r); break;
+    case 2:
+    case 4: { /* p - 1, p - 2 */
+        uint64_t sub = (k % 6 == 2) ? 1 : 2, borrow = 0;
+        memcpy(r, p, w * 8);
+        for (size_t i = 0; i < w; i++) {
+            uint64_t s = (i == 0 ? sub : 0) + borrow;
+            borrow = r[i] < s;
+            r[i] -= s;
+        }
+        break;
+    }
+    case 3: r[0] = 1; break;
+    default: rand_below(r, p, w); break;
+    }
+}
+
+/* n inputs: the first `edges` pairs run over all edge combinations, the rest random */
+static void make_inputs(const struct field_info *f, uint64_t *a, uint64_t *b, size_t n)
+{
+    size_t per = f->w / f->prime_w, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t c = 0; c < per; c++) {
+            uint64_t *pa = a + i * f->w + c * f->prime_w, *pb = b + i * f->w + c * f->prime_w;
+            if (i < 36 * per) {
+                edge_coeff(pa, f, (unsigned)((k / 6) % 6));
+                edge_coeff(pb, f, (unsigned)(k % 6));
+                k++;
+            } else {
+                rand_below(pa, f->modulus(), f->prime_w);
+                rand_below(pb, f->modulus(), f->prime_w);
+            }
+        }
+        if (i % 7 == 3) /* equal operands for eq/sub */
+            memcpy(b + i * f->w, a + i * f->w, f->w * 8);
+    }
+}
+
+static const char *op_names[] = {"add",  "sub",  "neg",          "dbl",        "mul",
+                                 "sqr",  "from_canonical", "to_canonical", "pow", "inv",
+                                 "eq",   "is_zero",        "one",          "mul_alt"};
+
+static void check_fields(int on_host)
+{
+    size_t n = czk_test_cases(on_host ? 300 : 4000);
+    if (n < 200)
+        n = 200;
+    for (size_t fi = 0; fi < sizeof fields / sizeof fields[0]; fi++) {
+        const struct field_info *f = &fields[fi];
+        uint64_t *a = malloc(n * f->w * 8), *b = malloc(n * f->w * 8), *got = malloc(n * f->w * 8),
+                 *want = malloc(n * f->w * 8);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_non_null(got);
+        assert_non_null(want);
+        make_inputs(f, a, b, n);
+        for (int op = 0; op < CZK_CUDA_OP_COUNT; op++) {
+            size_t m = (op == CZK_CUDA_OP_INV || op == CZK_CUDA_OP_POW) ? (on_host ? 40 : n) : n;
+            char err[256] = "";
+            memset(got, 0x5a, n * f->w * 8);
+            enum czk_status st = czk_cuda_test_field(f->id, (enum czk_cuda_field_op)op, a, b, got, m,
+                                                     on_host, err, sizeof err);
+            if (st != CZK_OK)
+                fail_msg("%s %s: %s (%s)", f->name, op_names[op], czk_status_str(st), err);
+            for (size_t i = 0; i < m; i++) {
+                f->host(op, want + i * f->w, a + i * f->w, b + i * f->w);
+                if (memcmp(want + i * f->w, got + i * f->w, f->w * 8) != 0) {
+                    fprintf(stderr, "%s %s (%s) mismatch at %zu\n a =", f->name, op_names[op],
+                            on_host ? "host emulation" : "device", i);
+                    for (size_t j = 0; j < f->w; j++)
+                        fprintf(stderr, " %016llx", (unsigned long long)a[i * f->w + j]);
+                    fprintf(stderr, "\n b =");
+                    for (size_t j = 0; j < f->w; j++)
+                        fprintf(stderr, " %016llx", (unsigned long long)b[i * f->w + j]);
+                    fprintf(stderr, "\n got =");
+                    for (size_t j = 0; j < f->w; j++)
+                        fprintf(stderr, " %016llx", (unsigned long long)got[i * f->w + j]);
+                    fprintf(stderr, "\n want=");
+                    for (size_t j = 0; j < f->w; j++)
+                        fprintf(stderr, " %016llx", (unsigned long long)want[i * f->w + j]);
+                    fprintf(stderr, "\n");
+                    fail();
+                }
+            }
+        }
+        free(a);
+        free(b);
+        free(got);
+        free(want);
+    }
+}
+
+static void test_field_host_emulation(void **state)
+{
+    (void)state;
+    check_fields(1);
+}
+
+static void test_field_device(void **state)
+{
+    (void)state;
+    check_fields(0);
+}
+#endif /* CZK_USE_CUDA */
+
+int main(void)
+{
+#ifdef CZK_USE_CUDA
+    czk_test_seed_init("test_cuda_msm");
+    int n_dev = 0;
+    const struct CMUnitTest host_tests[] = {cmocka_unit_test(test_field_host_emulation)};
+    int rc = cmocka_run_group_tests_name("cuda_host_emulation", host_tests, NULL, NULL);
+    if (rc != 0)
+        return rc;
+    if (czk_cuda_device_count(&n_dev) != CZK_OK || n_dev == 0) {
+        printf("test_cuda_msm: no CUDA device: device tests skipped\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_field_device),
+    };
+    return cmocka_run_group_tests_name("cuda_device", tests, NULL, NULL);
+#else
+    printf("test_cuda_msm: built without CUDA: skipped\n");
+    return 77;
+#endif
+}
