@@ -939,13 +939,12 @@ int czk_bench_prove(int argc, char **argv)
     }
     if (strlen(o.workdir) > 1024)
         return bp_bad("--workdir: path longer than 1024 bytes", NULL);
-    if (!make_dirs(o.workdir))
-        return bp_bad("--workdir: cannot create the directory", o.workdir);
-
     struct bp_tools t;
     int rc = find_tools(&o, &t);
     if (rc)
         return rc;
+    if (!make_dirs(o.workdir))
+        return bp_bad("--workdir: cannot create the directory", o.workdir);
 
     const char *curve = o.curve == CZK_GROTH16_CURVE_BN254 ? "bn254" : "bls12_381";
     const char *shape = o.shape == CZK_GEN_SHAPE_MUL ? "mul" : "porep";
