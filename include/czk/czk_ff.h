@@ -181,6 +181,9 @@ CZK_FR_DECLARE_NTT(fr_bls12_381)
  *                                  or c1 == 0 and c0 > (p-1)/2.
  *  czk_F2_sgn0(a)                  RFC 9380 sgn0: parity of c0, or of c1 if c0 == 0.
  *  czk_F2_pow(r, a, e, n)          variable time in e.
+ *  czk_F2_inv_vartime(r, a)        the same value as czk_F2_inv (inv(0) = 0), through
+ *                                  the variable-time base-field inversion: faster,
+ *                                  for public data only (to_affine, MSM buckets).
  */
 #define CZK_FF2_DECLARE(F2, F)                                                                     \
     struct czk_##F2 {                                                                              \
@@ -206,6 +209,7 @@ CZK_FR_DECLARE_NTT(fr_bls12_381)
     CZK_API void czk_##F2##_sqr(struct czk_##F2 *r, const struct czk_##F2 *a);                     \
     CZK_API void czk_##F2##_mul_by_nonresidue(struct czk_##F2 *r, const struct czk_##F2 *a);       \
     CZK_API void czk_##F2##_inv(struct czk_##F2 *r, const struct czk_##F2 *a);                     \
+    CZK_API void czk_##F2##_inv_vartime(struct czk_##F2 *r, const struct czk_##F2 *a);             \
     CZK_API void czk_##F2##_pow(struct czk_##F2 *r, const struct czk_##F2 *a, const uint64_t *e,   \
                                 size_t nlimbs);                                                    \
     CZK_API bool czk_##F2##_is_square(const struct czk_##F2 *a);                                   \

@@ -17,20 +17,6 @@
  */
 #include "curves/bls12_381.h"
 
-/* Variable-time Fp2 inversion for to_affine / batch_to_affine (public data only):
- * (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2), with the fast binary Fp inversion. */
-static void g2_bls12_381_inv_vartime(struct czk_fp2_bls12_381 *r, const struct czk_fp2_bls12_381 *a)
-{
-    struct czk_fp_bls12_381 n, t;
-    czk_fp_bls12_381_sqr(&n, &a->c0);
-    czk_fp_bls12_381_sqr(&t, &a->c1);
-    czk_fp_bls12_381_add(&n, &n, &t);
-    czk_fp_bls12_381_inv_vartime(&n, &n);
-    czk_fp_bls12_381_mul(&t, &a->c1, &n);
-    czk_fp_bls12_381_mul(&r->c0, &a->c0, &n);
-    czk_fp_bls12_381_neg(&r->c1, &t);
-}
-
 #define EC_G g2_bls12_381
 #define EC_F fp2_bls12_381
 #define EC_FR fr_bls12_381
@@ -38,7 +24,7 @@ static void g2_bls12_381_inv_vartime(struct czk_fp2_bls12_381 *r, const struct c
 #define EC_GEN bls12_381_g2_gen
 #define EC_ORDER bls12_381_r
 #define EC_COFACTOR bls12_381_g2_h
-#define EC_INV_VT g2_bls12_381_inv_vartime
+#define EC_INV_VT czk_fp2_bls12_381_inv_vartime
 #include "ec/ec_impl.h"
 
 static void g2_bls12_381_psi(struct czk_g2_bls12_381 *r, const struct czk_g2_bls12_381 *p)

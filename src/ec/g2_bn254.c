@@ -14,20 +14,6 @@
  */
 #include "curves/bn254.h"
 
-/* Variable-time Fp2 inversion for to_affine / batch_to_affine (public data only):
- * (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2), with the fast binary Fp inversion. */
-static void g2_bn254_inv_vartime(struct czk_fp2_bn254 *r, const struct czk_fp2_bn254 *a)
-{
-    struct czk_fp_bn254 n, t;
-    czk_fp_bn254_sqr(&n, &a->c0);
-    czk_fp_bn254_sqr(&t, &a->c1);
-    czk_fp_bn254_add(&n, &n, &t);
-    czk_fp_bn254_inv_vartime(&n, &n);
-    czk_fp_bn254_mul(&t, &a->c1, &n);
-    czk_fp_bn254_mul(&r->c0, &a->c0, &n);
-    czk_fp_bn254_neg(&r->c1, &t);
-}
-
 #define EC_G g2_bn254
 #define EC_F fp2_bn254
 #define EC_FR fr_bn254
@@ -35,7 +21,7 @@ static void g2_bn254_inv_vartime(struct czk_fp2_bn254 *r, const struct czk_fp2_b
 #define EC_GEN bn254_g2_gen
 #define EC_ORDER bn254_r
 #define EC_COFACTOR bn254_g2_h
-#define EC_INV_VT g2_bn254_inv_vartime
+#define EC_INV_VT czk_fp2_bn254_inv_vartime
 #include "ec/ec_impl.h"
 
 /* psi on an affine point; infinity (0, 0) maps to itself. */

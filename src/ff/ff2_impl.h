@@ -110,17 +110,27 @@ void F2_FN(sqr)(F2_T *r, const F2_T *a)
 
 void F2_FN(mul_by_nonresidue)(F2_T *r, const F2_T *a) { F2_MUL_BY_NONRESIDUE_BODY }
 
-void F2_FN(inv)(F2_T *r, const F2_T *a)
+/* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2), the norm inverted by base_inv; inv(0) = 0.
+ * static inline with a constant function pointer: each caller gets its own copy. */
+static inline void F2_CAT(F2, _inv_with)(F2_T *r, const F2_T *a,
+                                         void (*base_inv)(B_T *, const B_T *))
 {
-    /* (a0 + a1 u)^-1 = (a0 - a1 u) / (a0^2 + a1^2); inv(0) = 0. */
     B_T t0, t1;
     B_FN(sqr)(&t0, &a->c0);
     B_FN(sqr)(&t1, &a->c1);
     B_FN(add)(&t0, &t0, &t1);
-    B_FN(inv)(&t0, &t0);
+    base_inv(&t0, &t0);
     B_FN(mul)(&r->c0, &a->c0, &t0);
     B_FN(mul)(&t1, &a->c1, &t0);
     B_FN(neg)(&r->c1, &t1);
+}
+
+void F2_FN(inv)(F2_T *r, const F2_T *a) { F2_CAT(F2, _inv_with)(r, a, B_FN(inv)); }
+
+/* Variable-time (the binary inversion of the norm): public data only. */
+void F2_FN(inv_vartime)(F2_T *r, const F2_T *a)
+{
+    F2_CAT(F2, _inv_with)(r, a, B_FN(inv_vartime));
 }
 
 void F2_FN(pow)(F2_T *r, const F2_T *a, const uint64_t *e, size_t nlimbs)

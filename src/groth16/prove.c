@@ -212,27 +212,23 @@ enum czk_status czk_prover_key_vkey(czk_prover_key_t key, struct czk_groth16_vke
     v.curve = z->curve;
     v.n_public = z->n_public;
     size_t nic = (size_t)z->n_public + 1;
-    if (z->curve == CZK_GROTH16_CURVE_BN254) {
-        struct czk_groth16_vkey_bn254 *k = &v.bn254;
-        memcpy(&k->alpha, z->alpha1, sizeof k->alpha);
-        memcpy(&k->beta, z->beta2, sizeof k->beta);
-        memcpy(&k->gamma, z->gamma2, sizeof k->gamma);
-        memcpy(&k->delta, z->delta2, sizeof k->delta);
-        k->ic = malloc(nic * sizeof *k->ic);
-        if (!k->ic)
-            return czk_errf(CZK_ERR_NOMEM, err, errlen, "vkey: out of memory");
-        memcpy(k->ic, z->ic, nic * sizeof *k->ic);
-    } else {
-        struct czk_groth16_vkey_bls12_381 *k = &v.bls12_381;
-        memcpy(&k->alpha, z->alpha1, sizeof k->alpha);
-        memcpy(&k->beta, z->beta2, sizeof k->beta);
-        memcpy(&k->gamma, z->gamma2, sizeof k->gamma);
-        memcpy(&k->delta, z->delta2, sizeof k->delta);
-        k->ic = malloc(nic * sizeof *k->ic);
-        if (!k->ic)
-            return czk_errf(CZK_ERR_NOMEM, err, errlen, "vkey: out of memory");
-        memcpy(k->ic, z->ic, nic * sizeof *k->ic);
-    }
+    /* The same copy for either curve's vkey struct (the zkey's points are affine). */
+#define PROVE_VKEY_COPY(k)                                                                         \
+    do {                                                                                           \
+        memcpy(&(k)->alpha, z->alpha1, sizeof (k)->alpha);                                         \
+        memcpy(&(k)->beta, z->beta2, sizeof (k)->beta);                                            \
+        memcpy(&(k)->gamma, z->gamma2, sizeof (k)->gamma);                                         \
+        memcpy(&(k)->delta, z->delta2, sizeof (k)->delta);                                         \
+        (k)->ic = malloc(nic * sizeof *(k)->ic);                                                   \
+        if (!(k)->ic)                                                                              \
+            return czk_errf(CZK_ERR_NOMEM, err, errlen, "vkey: out of memory");                    \
+        memcpy((k)->ic, z->ic, nic * sizeof *(k)->ic);                                             \
+    } while (0)
+    if (z->curve == CZK_GROTH16_CURVE_BN254)
+        PROVE_VKEY_COPY(&v.bn254);
+    else
+        PROVE_VKEY_COPY(&v.bls12_381);
+#undef PROVE_VKEY_COPY
     *vk = v;
     return CZK_OK;
 }

@@ -1304,6 +1304,17 @@ static void test_fp2_arith(void **state)
             mpz_mod(w.c1, w.c1, P);
             expect_el2(&r, &w, "fp2 inv");
         }
+        /* inv_vartime against the constant-time inverse, zero included (inv(0) = 0). */
+        ctx2("fp2 inv_vartime", &a, NULL);
+        {
+            fe2 ct, z;
+            FN2(inv)(&ct, &x);
+            run_un_fe2(FN2(inv_vartime), &x, rndn(2), &r);
+            CHECK(FN2(eq)(&r, &ct), "fp2 inv_vartime differs from fp2 inv");
+            FN2(zero)(&z);
+            FN2(inv_vartime)(&r, &z);
+            CHECK(FN2(is_zero)(&r), "fp2 inv_vartime(0) != 0");
+        }
 
         /* mul_fp with k = b.c0 */
         fe kk;
