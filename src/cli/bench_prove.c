@@ -5,7 +5,7 @@
  *
  *   czk bench prove [--curve bn254|bls12_381] [--domain-log K ...] [--shape mul|porep]
  *                   [--runs N] [--threads N] [--backend B] [--compare] [--rapidsnark PATH]
- *                   [--snarkjs PATH] [--workdir DIR] [--keep]
+ *                   [--snarkjs PATH] [--workdir DIR] [--keep] [--trust-key]
  *
  * For each domain 2^K the synthetic circuit (`czk gen-circuit`), its dev key
  * (`czk setup --dev`, fixed seed) and the key's vkey.json are made once into
@@ -25,6 +25,8 @@
  * verify or different public signals fail the bench (exit 1).
  * Then one more proof runs in a forked child in-process with the prover's on_stage
  * callback, for the per-stage milliseconds and that proof's peak RSS.
+ * --trust-key passes --trust-key to czk (rapidsnark and snarkjs never check the key's
+ * points; czk prove checks every point's subgroup in each process unless told so).
  *
  * Output: a table (size, prover, median ms, min ms, peak RSS MiB, time / czk time) and
  * the stage table on stdout, plus one logfmt line per measurement (`bench: prove ...`).
@@ -77,7 +79,7 @@ struct bp_opts {
     unsigned nks;
     unsigned runs, threads;
     const char *backend;
-    bool compare, keep;
+    bool compare, keep, trust_key;
     const char *rapidsnark, *snarkjs, *workdir;
 };
 
@@ -110,7 +112,7 @@ static void bp_usage(FILE *f)
             "usage: czk bench prove [--curve bn254|bls12_381] [--domain-log K ...]\n"
             "                       [--shape mul|porep] [--runs N] [--threads N] [--backend B]\n"
             "                       [--compare] [--rapidsnark PATH] [--snarkjs PATH]\n"
-            "                       [--workdir DIR] [--keep]\n"
+            "                       [--workdir DIR] [--keep] [--trust-key]\n"
             "\n"
             "Wall time from process start to proof.json written of `czk prove`, and with\n"
             "--compare of rapidsnark and snarkjs on the same files, threads and CPUs; each\n"
@@ -132,6 +134,9 @@ static void bp_usage(FILE *f)
             "  --workdir     where inputs are generated and cached (default\n"
             "                $TMPDIR/czk-bench-prove, else /tmp/czk-bench-prove)\n"
             "  --keep        keep the proofs and logs of the runs\n"
+            "  --trust-key   czk proves with --trust-key (no subgroup checks of the key's\n"
+            "                points, which rapidsnark and snarkjs never do; czk prove checks\n"
+            "                them in every process otherwise)\n"
             "exit status: 0 done; 1 a prover failed or a proof did not verify; 2 usage error\n",
             BP_MAX_RUNS, BP_MAX_THREADS);
 }
@@ -394,7 +399,8 @@ struct bp_case {
 
 /* snprintf into a path buffer; false if it did not fit. (A function, so that the
  * fit is checked at run time: the work directory is at most 1024 bytes.) */
-static bool pathf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool pathf(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static bool pathf(char *buf, size_t len, const char *fmt, ...)
 {
     va_list ap;
@@ -477,6 +483,8 @@ static void build_argv(const struct bp_opts *o, const struct bp_tools *t, const 
         a->v[n++] = a->tbuf;
         a->v[n++] = "--backend";
         a->v[n++] = (char *)o->backend;
+        if (o->trust_key)
+            a->v[n++] = "--trust-key";
         break;
     case P_RAPIDSNARK:
         a->v[n++] = (char *)t->rapidsnark;
@@ -567,7 +575,8 @@ static int stage_child(const struct bp_opts *o, const struct bp_case *c, FILE *o
     struct stage_sink sink = {out};
     int rc = 1;
     double t0 = now_ms();
-    if (czk_prover_key_load(&key, c->zkey, 0, o->threads, err, sizeof err) != CZK_OK) {
+    unsigned kflags = o->trust_key ? CZK_PROVER_KEY_TRUST : 0;
+    if (czk_prover_key_load(&key, c->zkey, kflags, o->threads, err, sizeof err) != CZK_OK) {
         fprintf(stderr, "czk bench prove: %s: %s\n", c->zkey, err);
         goto out;
     }
@@ -893,6 +902,8 @@ int czk_bench_prove(int argc, char **argv)
             o.compare = true;
         } else if (!strcmp(a, "--keep")) {
             o.keep = true;
+        } else if (!strcmp(a, "--trust-key")) {
+            o.trust_key = true;
         } else if (!strcmp(a, "--rapidsnark")) {
             if (!has || !*argv[i + 1])
                 return bp_bad("--rapidsnark needs a path", NULL);
@@ -961,8 +972,8 @@ int czk_bench_prove(int argc, char **argv)
     }
 
     /* Results. */
-    printf("czk bench prove: curve=%s shape=%s threads=%u runs=%u backend=%s\n", curve, shape,
-           o.threads, o.runs, o.backend);
+    printf("czk bench prove: curve=%s shape=%s threads=%u runs=%u backend=%s%s\n", curve, shape,
+           o.threads, o.runs, o.backend, o.trust_key ? " trust_key=1" : "");
     printf("\n| size | prover | median ms | min ms | peak RSS MiB | time / czk |\n");
     printf("|---|---|---:|---:|---:|---:|\n");
     for (unsigned i = 0; i < o.nks; i++) {
@@ -972,12 +983,13 @@ int czk_bench_prove(int argc, char **argv)
             if (!r->used)
                 continue;
             double med = median(r->ms, r->n);
-            printf("| 2^%u | %s | %.1f | %.1f | %.1f | %.2f |\n", o.ks[i], prover_names[p], med,
+            printf("| 2^%u | %s%s | %.1f | %.1f | %.1f | %.2f |\n", o.ks[i], prover_names[p],
+                   p == P_CZK && o.trust_key ? " --trust-key" : "", med,
                    minimum(r->ms, r->n), r->max_rss_kib / 1024.0, med / czk_med);
         }
     }
-    printf("\nczk stages, ms (one in-process proof, %u threads, backend %s)\n\n| stage |", o.threads,
-           o.backend);
+    printf("\nczk stages, ms (one in-process proof, %u threads, backend %s)\n\n| stage |",
+           o.threads, o.backend);
     for (unsigned i = 0; i < o.nks; i++)
         printf(" 2^%u |", o.ks[i]);
     printf("\n|---|");
@@ -1003,9 +1015,10 @@ int czk_bench_prove(int argc, char **argv)
             struct bp_result *r = &res[i][p];
             if (!r->used)
                 continue;
-            printf("bench: prove curve=%s shape=%s k=%u threads=%u prover=%s runs=%u "
+            printf("bench: prove curve=%s shape=%s k=%u threads=%u prover=%s%s runs=%u "
                    "median_ms=%.1f min_ms=%.1f rss_mib=%.1f\n",
-                   curve, shape, o.ks[i], o.threads, prover_names[p], r->n,
+                   curve, shape, o.ks[i], o.threads, prover_names[p],
+                   p == P_CZK && o.trust_key ? " trust_key=1" : "", r->n,
                    median(r->ms, r->n), minimum(r->ms, r->n), r->max_rss_kib / 1024.0);
         }
         printf("bench: prove-stages curve=%s shape=%s k=%u threads=%u", curve, shape, o.ks[i],
