@@ -199,27 +199,6 @@ static bool file_exists(const char *p)
 
 static bool is_executable(const char *p) { return file_exists(p) && access(p, X_OK) == 0; }
 
-/* mkdir -p */
-static bool make_dirs(const char *path)
-{
-    char buf[PATH_MAX];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf)
-        return false;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == '\0') {
-            char c = buf[i];
-            buf[i] = '\0';
-            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-                return false;
-            buf[i] = c;
-        }
-    }
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* rm -r of a directory this bench created (regular files and subdirectories only). */
 static void remove_tree(const char *path)
 {
@@ -426,7 +405,7 @@ static bool prepare_case(const struct bp_opts *o, const struct bp_tools *t, unsi
         fprintf(stderr, "czk bench prove: work directory path too long\n");
         return false;
     }
-    if (!make_dirs(c->dir) || !make_dirs(c->runs)) {
+    if (!czk_cli_make_dirs(c->dir) || !czk_cli_make_dirs(c->runs)) {
         fprintf(stderr, "czk bench prove: cannot create '%s': %s\n", c->runs, strerror(errno));
         return false;
     }
@@ -954,7 +933,7 @@ int czk_bench_prove(int argc, char **argv)
     int rc = find_tools(&o, &t);
     if (rc)
         return rc;
-    if (!make_dirs(o.workdir))
+    if (!czk_cli_make_dirs(o.workdir))
         return bp_bad("--workdir: cannot create the directory", o.workdir);
 
     const char *curve = o.curve == CZK_GROTH16_CURVE_BN254 ? "bn254" : "bls12_381";

@@ -6,6 +6,7 @@
 #ifndef CZK_CLI_CLI_H
 #define CZK_CLI_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 int czk_cli_demo(int argc, char **argv);
@@ -27,5 +28,9 @@ int czk_bench_field(int argc, char **argv);
 /* Shared by subcommands: write `len` bytes to `path` through a temporary file in the same
  * directory and rename(2); on failure prints "<prog>: ..." to stderr and returns -1. */
 int czk_cli_write_atomic(const char *prog, const char *path, const void *data, size_t len);
+
+/* mkdir -p: creates path and its missing parents (mode 0777 & ~umask); true when path is
+ * then a directory. */
+bool czk_cli_make_dirs(const char *path);
 
 #endif

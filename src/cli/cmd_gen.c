@@ -67,8 +67,7 @@ static bool parse_u64(const char *s, uint64_t *v)
     return true;
 }
 
-/* mkdir -p */
-static bool make_dirs(const char *path)
+bool czk_cli_make_dirs(const char *path)
 {
     char buf[4096];
     size_t n = strlen(path);
@@ -208,7 +207,7 @@ int czk_cli_gen_circuit(int argc, char **argv)
         p.threads = (unsigned)v;
     }
 
-    if (!make_dirs(out_dir)) {
+    if (!czk_cli_make_dirs(out_dir)) {
         fprintf(stderr, "czk gen-circuit: cannot create directory '%s': %s\n", out_dir,
                 strerror(errno));
         return 1;
