@@ -232,6 +232,23 @@ static enum czk_status get_curve(const json_t *root, const char *what,
 
 /* ---- verification key ---------------------------------------------------- */
 
+/* The start of every object parser: JSON text -> *root (an object; the caller releases
+ * it, also on failure), "protocol" checked (required or optional), curve read. */
+static enum czk_status open_object(json_t **root, const char *json, const char *what,
+                                   bool protocol_required, enum czk_groth16_curve *curve,
+                                   const char **raw, char *err, size_t errlen)
+{
+    enum czk_status st = load_json(root, json, what, err, errlen);
+    if (st != CZK_OK)
+        return st;
+    if (!json_is_object(*root))
+        return czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: not a JSON object", what);
+    st = check_protocol(*root, what, protocol_required, err, errlen);
+    if (st != CZK_OK)
+        return st;
+    return get_curve(*root, what, curve, raw, err, errlen);
+}
+
 enum czk_status czk_groth16_vkey_parse(struct czk_groth16_vkey *vk, const char *json, char *err,
                                        size_t errlen)
 {
@@ -250,17 +267,7 @@ enum czk_status czk_groth16_vkey_parse(struct czk_groth16_vkey *vk, const char *
         st = czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "%s: NULL argument", what);
         goto out;
     }
-    st = load_json(&root, json, what, err, errlen);
-    if (st != CZK_OK)
-        goto out;
-    if (!json_is_object(root)) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: not a JSON object", what);
-        goto out;
-    }
-    st = check_protocol(root, what, true, err, errlen);
-    if (st != CZK_OK)
-        goto out;
-    st = get_curve(root, what, &tmp.curve, &raw, err, errlen);
+    st = open_object(&root, json, what, true, &tmp.curve, &raw, err, errlen);
     if (st != CZK_OK)
         goto out;
     if (tmp.curve == CZK_GROTH16_CURVE_NONE) {
@@ -388,17 +395,7 @@ static enum czk_status proof_parse(struct czk_groth16_proof *proof, enum czk_gro
         st = czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "%s: NULL argument or no curve", what);
         goto out;
     }
-    st = load_json(&root, json, what, err, errlen);
-    if (st != CZK_OK)
-        goto out;
-    if (!json_is_object(root)) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen, "%s: not a JSON object", what);
-        goto out;
-    }
-    st = check_protocol(root, what, false, err, errlen);
-    if (st != CZK_OK)
-        goto out;
-    st = get_curve(root, what, &pc, &raw, err, errlen);
+    st = open_object(&root, json, what, false, &pc, &raw, err, errlen);
     if (st != CZK_OK)
         goto out;
     if (pc != CZK_GROTH16_CURVE_NONE && pc != curve) {
