@@ -40,7 +40,8 @@ RAPIDSNARK_COMMIT=81eddf1 # 2026-04-16, master at the time of writing
 FFIASM_URL=https://github.com/iden3/ffiasm
 
 usage() {
-    sed -n '5,7p' "$0" | sed 's/^# \{0,1\}//' >&2
+    echo "usage: tools/build_rapidsnark.sh [--src DIR] [--ffiasm DIR] [--jobs N] OUTDIR" \
+        "(--help: details)" >&2
     exit 2
 }
 
@@ -60,8 +61,7 @@ case "$jobs" in '' | *[!0-9]*) echo "build_rapidsnark.sh: --jobs: '$jobs' is not
 [ "$(uname -m)" = x86_64 ] || { echo "build_rapidsnark.sh: x86_64 hosts only (asm field code)" >&2; exit 2; }
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
-mkdir -p "$out"
-out=$(cd "$out" && pwd -P)
+out=$(realpath -m "$out")
 case "$out/" in
 "$repo"/*) echo "build_rapidsnark.sh: OUTDIR must be outside the repository ($repo)" >&2; exit 2 ;;
 esac
@@ -75,6 +75,8 @@ if [ -n "$ffiasm" ]; then
         { echo "build_rapidsnark.sh: --ffiasm $ffiasm has no c/alt_bn128.cpp" >&2; exit 2; }
     ffiasm=$(cd "$ffiasm" && pwd -P)
 fi
+
+mkdir -p "$out"
 
 # 1. Debian packages.
 pkgs=(g++ cmake make git nasm libgmp-dev nlohmann-json3-dev libomp-dev)
@@ -132,5 +134,11 @@ set +e
 set -e
 grep -q "Usage: prover" "$out/usage.txt" ||
     { echo "build_rapidsnark.sh: $out/prover does not run" >&2; exit 1; }
-echo "build_rapidsnark.sh: built $out/prover" \
-    "(rapidsnark $(git -C "$out/src" rev-parse --short HEAD 2>/dev/null || echo "from $src"))"
+{
+    echo "rapidsnark: $(git -C "$out/src" rev-parse HEAD 2>/dev/null || echo "source tree $src")"
+    echo "ffiasm: $(git -C "$out/src/depends/ffiasm" rev-parse HEAD 2>/dev/null ||
+        echo "${ffiasm:-submodule}")"
+    echo "built: $(date -u '+%F %T UTC') on $(uname -srm), $(g++ --version | head -n 1)"
+} >"$out/BUILD-INFO"
+echo "build_rapidsnark.sh: built $out/prover"
+cat "$out/BUILD-INFO"
