@@ -60,6 +60,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#ks[@]} -gt 0 ] || ks=(16 18)
+chmod +x "$dir/czk" "$dir/rapidsnark-prover" 2>/dev/null || true # a copy may lose the mode
 [ -x "$dir/czk" ] && [ -x "$dir/rapidsnark-prover" ] ||
     { echo "prove_compare_device.sh: $dir lacks czk or rapidsnark-prover (run --pack first)" >&2; exit 2; }
 
