@@ -26,7 +26,7 @@
 #include "io/formats.h"
 
 #define CZK_CUDA_MAX_DEVICES 16
-#define CZK_CUDA_TW_CACHE 16  /* twiddle tables per device */
+#define CZK_CUDA_TW_CACHE 64  /* twiddle tables per device (4 (curve, conv) x lg 16..31) */
 #define CZK_CUDA_POW_CACHE 32 /* power tables per device (coset shifts, scales) */
 #define CZK_CUDA_CSR_CACHE 8  /* resident CSR matrices per device */
 

@@ -40,6 +40,7 @@ namespace {
 #define LG_BLOCK 11u   /* elements per pass block: 2^(k+c) <= 2^11 */
 #define LG_COLS 2u     /* 2^c consecutive columns per block in later passes */
 #define NTT_THREADS 256u
+#define TW_MIN_LG 16u   /* smallest cached twiddle table: 2^15 entries */
 
 template <class F> __device__ __forceinline__ F gld(const uint4 *p, size_t i)
 {
@@ -383,7 +384,21 @@ enum czk_status get_twiddles(struct czk_cuda_ctx *x, enum czk_groth16_curve curv
         pthread_mutex_unlock(&d->lock);
         return czk_errf(CZK_ERR_DEVICE, x->err, sizeof x->err, "%s: twiddle cache full", d->name);
     }
-    uint64_t half = 1ull << (L - 1);
+    /* Small sizes share one 2^TW_MIN_LG table (1 MiB), so the cache holds at most one table
+     * per size from 2^16 up for each (curve, convention). */
+    unsigned Lb = L;
+    if (L < TW_MIN_LG) {
+        uint64_t wb[4];
+        if (hf.root(wb, TW_MIN_LG, conv) == CZK_OK) {
+            for (unsigned k = TW_MIN_LG; k > L; k--)
+                hf.mul(wb, wb, wb);
+            if (!memcmp(wb, wL, 32)) {
+                Lb = TW_MIN_LG;
+                hf.root(wL, Lb, conv);
+            }
+        }
+    }
+    uint64_t half = 1ull << (Lb - 1);
     void *p = NULL;
     st = czk_cuda_dev_alloc(d, half * 32, &p, x->err, sizeof x->err);
     if (st == CZK_OK) {
@@ -403,10 +418,10 @@ enum czk_status get_twiddles(struct czk_cuda_ctx *x, enum czk_groth16_curve curv
             czk_cuda_dev_free(d, p);
         } else {
             struct czk_cuda_tw *n = &d->tw[d->n_tw];
-            n->curve = (int)curve, n->conv = (int)conv, n->lg = L, n->d = p;
+            n->curve = (int)curve, n->conv = (int)conv, n->lg = Lb, n->d = p;
             d->n_tw++; /* published: immutable from here */
             *tw = (const uint4 *)p;
-            *Lt = L;
+            *Lt = Lb;
         }
     }
     pthread_mutex_unlock(&d->lock);
@@ -561,8 +576,10 @@ enum czk_status czk_cuda_ntt_run(struct czk_cuda_ctx *x, enum czk_groth16_curve 
     memset(&p, 0, sizeof p);
     p.L = lg_n;
     p.inverse = dir == CZK_BACKEND_INVERSE;
-    if ((st = get_twiddles(x, curve, conv, lg_n, &p.tw, &p.Lt)) != CZK_OK)
+    if ((st = get_twiddles(x, curve, conv, lg_n, &p.tw, &p.Lt)) != CZK_OK) {
+        czk_log(CZK_LOG_ERROR, "cuda", "%s: ntt 2^%u: %s", x->d->name, lg_n, x->err);
         return st;
+    }
     uint64_t one[4];
     hf.one(one);
     if (!p.inverse && shift) {
@@ -580,13 +597,15 @@ enum czk_status czk_cuda_ntt_run(struct czk_cuda_ctx *x, enum czk_groth16_curve 
         } else {
             st = get_pow(x, curve, lg_n, one, ninv, true, &p.post);
         }
-        if (st != CZK_OK)
+        if (st != CZK_OK) {
+            czk_log(CZK_LOG_ERROR, "cuda", "%s: ntt 2^%u: %s", x->d->name, lg_n, x->err);
             return st;
+        }
         p.has_post = 1;
     }
-    if (curve == CZK_GROTH16_CURVE_BN254)
-        return run<fr_bn254>(x, (uint4 *)data, p);
-    return run<fr_bls12_381>(x, (uint4 *)data, p);
+    st = curve == CZK_GROTH16_CURVE_BN254 ? run<fr_bn254>(x, (uint4 *)data, p)
+                                          : run<fr_bls12_381>(x, (uint4 *)data, p);
+    return st;
 }
 
 /* ---- bench helpers ---------------------------------------------------------------------------- */

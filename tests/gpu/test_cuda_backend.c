@@ -337,6 +337,7 @@ static void test_pointwise(void **state)
         struct czk_##G##_##C##_affine *aff = malloc((n ? n : 1) * sizeof *aff);                    \
         struct czk_##G##_##C *jac = malloc((n ? n : 1) * sizeof *jac), acc, r1, r2;                \
         struct czk_##G##_##C##_affine g, a1, a2;                                                   \
+        memset(aff, 0, (n ? n : 1) * sizeof *aff);                                                 \
         czk_##G##_##C##_generator(&g);                                                             \
         czk_##G##_##C##_from_affine(&acc, &g);                                                     \
         struct czk_##G##_##C gj = acc;                                                             \
@@ -352,9 +353,9 @@ static void test_pointwise(void **state)
         if (n > 5)                                                                                 \
             memset(k[2 + 5], 0, 32), memset(k[2 + 4], 0, 32), k[2 + 4][0] = 1;                     \
         czk_buf_t bb = NULL, bs = NULL, cb = NULL, cs = NULL;                                      \
-        assert_int_equal(czk_buf_from_host(g_gpu, aff, n * sizeof *aff, &bb), CZK_OK);             \
+        assert_int_equal(czk_buf_from_host(g_gpu, aff, (n ? n : 1) * sizeof *aff, &bb), CZK_OK);           \
         assert_int_equal(czk_buf_from_host(g_gpu, k, (n + 2) * 32, &bs), CZK_OK);                  \
-        assert_int_equal(czk_buf_from_host(g_cpu, aff, n * sizeof *aff, &cb), CZK_OK);             \
+        assert_int_equal(czk_buf_from_host(g_cpu, aff, (n ? n : 1) * sizeof *aff, &cb), CZK_OK);           \
         assert_int_equal(czk_buf_from_host(g_cpu, k, (n + 2) * 32, &cs), CZK_OK);                  \
         enum czk_groth16_curve cv = CZK_GROTH16_CURVE_##C##_UP;                                    \
         if (GN == 1) {                                                                             \
