@@ -264,7 +264,7 @@ int czk_bench_ntt(int argc, char **argv)
     double bytes = (double)ntt_passes(o.lg) * 2 * 32 * (double)(1ull << o.lg);
     const char *variant = o.coset ? (o.inverse ? "inverse-coset" : "forward-coset")
                                   : (o.inverse ? "inverse" : "forward");
-    double med = 0, mn = 0, cpu_med = 0, cpu_mn = 0, gpu20 = 0, gpu20_mn = 0;
+    double med = 0, mn = 0, cpu_med = 0, cpu_mn = 0, gpu20 = 0;
     double copy_gbps = 0, mul_rate = 0;
     const char *dev = "cpu";
     if (!strcmp(o.backend, "cpu")) {
@@ -278,11 +278,12 @@ int czk_bench_ntt(int argc, char **argv)
             fprintf(stderr, "czk bench ntt: %s\n", err);
             return 1;
         }
+        double m20 = 0;
         dev = czk_backend_name(be);
         if (czk_cuda_bench_copy(be, (size_t)2 << 30, &copy_gbps) != CZK_OK ||
             czk_cuda_bench_fr_mul(be, o.curve, &mul_rate) != CZK_OK ||
             gpu_ntt(&o, be, o.lg, &med, &mn) ||
-            (o.compare && gpu_ntt(&o, be, 20, &gpu20, &gpu20_mn))) {
+            (o.compare && gpu_ntt(&o, be, 20, &gpu20, &m20))) {
             czk_backend_free(be);
             return 1;
         }
@@ -461,7 +462,7 @@ int czk_bench_eval(int argc, char **argv)
     double muls = (double)nnz + o.rows;
     double bytes = (double)(2 * ((uint64_t)o.rows + 1) * 8 + nnz * 36 +
                             (1 + 328 + (uint64_t)o.rows) * 32 + 3 * (uint64_t)o.rows * 32);
-    double med = 0, mn = 0, cpu_med = 0, cpu_mn = 0, g20 = 0, g20mn = 0, copy_gbps = 0,
+    double med = 0, mn = 0, cpu_med = 0, cpu_mn = 0, g20 = 0, copy_gbps = 0,
            mul_rate = 0;
     const char *dev = "cpu";
     uint32_t cmp_rows = 1u << 20;
@@ -472,7 +473,7 @@ int czk_bench_eval(int argc, char **argv)
 #ifdef CZK_USE_CUDA
         char err[256] = "";
         czk_backend_t be = NULL;
-        double m2 = 0, b2 = 0;
+        double m2 = 0, b2 = 0, g20mn = 0;
         if (czk_backend_init_by_name(&be, "cuda", 0, err, sizeof err) != CZK_OK) {
             fprintf(stderr, "czk bench eval: %s\n", err);
             return 1;
