@@ -82,14 +82,20 @@ void czk_budget_get_stats(czk_budget_t b, struct czk_budget_stats *st);
 const char *czk_budget_name(czk_budget_t b);
 
 /**
- * Default host budget: `CZK_HOST_BUDGET` env (bytes, or with suffix K/M/G/T) when set
- * and valid, else 80% of MemAvailable+cached at the call (from /proc/meminfo; the
- * physical memory when unreadable). On machines whose reported memory grows with
- * use, set the budget explicitly.
+ * Default host budget: `CZK_HOST_BUDGET` env (czk_mem_parse_size syntax, > 0) when set
+ * and valid (an invalid value is logged and ignored), else 80% of MemAvailable at the
+ * call (/proc/meminfo; it counts the reclaimable page cache), else 80% of the physical
+ * memory (sysconf), else 1 GiB. On machines whose reported memory grows with use, set
+ * the budget explicitly.
  */
 uint64_t czk_mem_default_host_budget(void);
 
-/** Parse "123", "64M", "2G", "1.5T" (binary units) into bytes; false on bad input. */
+/**
+ * Parse "123", "64M", "2G", "1.5T", "512MiB", "4kB" (binary units K M G T, either case,
+ * optional "i" and "B"; a bare "B" suffix means bytes) into bytes; a fraction needs a
+ * unit and is rounded down to whole bytes. false (and *out untouched) on NULL, empty,
+ * signs, spaces, unknown suffixes, a fraction of bytes, or a value above UINT64_MAX.
+ */
 bool czk_mem_parse_size(const char *s, uint64_t *out);
 
 /** malloc_trim(0) where glibc provides it (no-op elsewhere); returns elapsed ms. */
