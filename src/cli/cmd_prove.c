@@ -35,6 +35,10 @@ static void prove_usage(FILE *f)
                "  --check            verify the proof with the key's own vkey before writing\n"
                "  --r1cs FILE        first check the witness against the circuit's constraints\n"
                "  --trust-key        skip the subgroup checks of the proving-key points\n"
+               "  --no-key-cache     neither use nor update the cache of checked keys (by\n"
+               "                     default a key whose subgroup checks passed is remembered\n"
+               "                     by its SHA-256 in $XDG_CACHE_HOME/czk/trusted-keys, or\n"
+               "                     ~/.cache/czk/trusted-keys, and not checked again)\n"
                "  --format F         snarkjs (default) or bellman: also write the 192-byte\n"
                "                     compressed proof (BLS12-381) next to proof.json, as .bin\n"
                "\n"
@@ -142,7 +146,7 @@ int czk_cli_prove(int argc, char **argv)
 {
     const char *pos[4];
     int npos = 0;
-    unsigned threads = 0, kflags = 0;
+    unsigned threads = 0, kflags = CZK_PROVER_KEY_REMEMBER;
     const char *backend = "auto", *r1cs_path = NULL, *format = "snarkjs", *fixed_rs = NULL;
     bool check = false, tty = isatty(2) != 0;
     char err[512];
@@ -184,6 +188,8 @@ int czk_cli_prove(int argc, char **argv)
             check = true;
         } else if (!strcmp(a, "--trust-key")) {
             kflags |= CZK_PROVER_KEY_TRUST;
+        } else if (!strcmp(a, "--no-key-cache")) {
+            kflags &= ~(unsigned)CZK_PROVER_KEY_REMEMBER;
         } else if (a[0] == '-' && a[1] == '-') {
             fprintf(stderr, "czk prove: unknown or incomplete option '%s'\n", a);
             prove_usage(stderr);

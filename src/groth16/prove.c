@@ -140,6 +140,8 @@ enum czk_status czk_prover_key_load(czk_prover_key_t *out, const char *zkey_path
     if (!key)
         return czk_errf(CZK_ERR_NOMEM, err, errlen, "prover key: out of memory");
     unsigned io = (flags & CZK_PROVER_KEY_TRUST) ? CZK_IO_SKIP_SUBGROUP : 0;
+    if (flags & CZK_PROVER_KEY_REMEMBER)
+        io |= CZK_IO_PERSIST_TRUST;
     enum czk_status st = czk_zkey_load(&key->z, zkey_path, io, threads, err, errlen);
     if (st != CZK_OK) {
         free(key);

@@ -270,6 +270,32 @@ if [[ -z "$out" ]]; then
 else
     bad "output without a tty: $out"
 fi
+# The checked-key cache: a key whose subgroup checks passed is remembered by its SHA-256
+# (one hex line per key) and not listed with --no-key-cache or --trust-key.
+kc="$tmp/keycache"
+mkdir -p "$kc"
+key="$b/cubic/circuit.zkey"
+hash="$(sha256sum "$key" | cut -d' ' -f1)"
+XDG_CACHE_HOME="$kc/off" "$czk" prove --no-key-cache "$key" "$b/cubic/witness.wtns" \
+    "$tmp/kc.json" "$tmp/kcu.json" >/dev/null 2>&1
+XDG_CACHE_HOME="$kc/trust" "$czk" prove --trust-key "$key" "$b/cubic/witness.wtns" \
+    "$tmp/kc.json" "$tmp/kcu.json" >/dev/null 2>&1
+if [[ ! -e "$kc/off/czk/trusted-keys" && ! -e "$kc/trust/czk/trusted-keys" ]]; then
+    ok "no checked-key cache with --no-key-cache or --trust-key"
+else
+    bad "checked-key cache written with --no-key-cache or --trust-key"
+fi
+for i in 1 2; do
+    XDG_CACHE_HOME="$kc/on" "$czk" prove "$key" "$b/cubic/witness.wtns" "$tmp/kc$i.json" \
+        "$tmp/kcu$i.json" >/dev/null 2>&1 || bad "prove with the key cache, run $i"
+done
+if [[ "$(cat "$kc/on/czk/trusted-keys" 2>/dev/null)" == "$hash" ]]; then
+    ok "checked key remembered once by its SHA-256"
+else
+    bad "trusted-keys: '$(cat "$kc/on/czk/trusted-keys" 2>/dev/null)', expected $hash"
+fi
+"$czk" verify "$b/cubic/verification_key.json" "$tmp/kcu2.json" "$tmp/kc2.json" >/dev/null 2>&1 &&
+    ok "proof with a remembered key verifies" || bad "proof with a remembered key rejected"
 run 2 "export-vkey of a missing key" "$tmp/none.zkey" -- zkey export-vkey "$tmp/none.zkey" \
     "$tmp/v.json"
 run 2 "zkey without subcommand" "usage" -- zkey
