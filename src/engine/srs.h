@@ -35,6 +35,10 @@ struct czk_srs_opts {
     czk_budget_t host_budget; /* warm keys are reserved here (required) */
     unsigned load_flags;      /* enum czk_prover_key_flags (CZK_PROVER_KEY_TRUST) */
     unsigned threads;         /* key validation threads, 0 = all cores */
+    /* When a key does not fit and no unheld key is left to evict: wait up to this many
+     * ms for the budget (other users releasing; keys becoming unheld), < 0 forever;
+     * 0 (the default) fails at once with CZK_ERR_BUDGET. */
+    int wait_ms;
 };
 
 enum czk_status czk_srs_mgr_new(czk_srs_mgr_t *out, const struct czk_srs_opts *opts);

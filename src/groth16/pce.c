@@ -109,3 +109,9 @@ out:
     *out = p;
     return CZK_OK;
 }
+
+uint64_t czk_pce_bytes(uint32_t domain_size, uint64_t n_coefs)
+{
+    return 2 * ((uint64_t)domain_size + 1) * sizeof(uint64_t) +
+           n_coefs * (sizeof(uint32_t) + 4 * sizeof(uint64_t));
+}

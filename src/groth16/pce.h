@@ -31,4 +31,10 @@ enum czk_status czk_pce_build(struct czk_pce *pce, const struct czk_zkey *z, cha
 
 void czk_pce_free(struct czk_pce *pce);
 
+/* Bytes czk_pce_build keeps for a key of domain_size rows and n_coefs coefficients:
+ * per matrix (domain_size + 1) row offsets of 8 bytes, and per coefficient a 4-byte
+ * column and a 32-byte value: 16·(domain_size + 1) + 36·n_coefs. (The build also
+ * allocates 16·domain_size bytes of cursors while it runs.) */
+uint64_t czk_pce_bytes(uint32_t domain_size, uint64_t n_coefs);
+
 #endif

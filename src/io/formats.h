@@ -157,6 +157,25 @@ enum czk_status czk_zkey_load(struct czk_zkey *z, const char *path, unsigned fla
                               unsigned threads, char *err, size_t errlen);
 void czk_zkey_free(struct czk_zkey *z);
 
+/* What czk_zkey_peek learns of a zkey without loading it. */
+struct czk_zkey_info {
+    enum czk_groth16_curve curve;
+    uint32_t n8q, n8r;
+    uint32_t n_vars, n_public, domain_size, lg_domain;
+    uint32_t n_coefs;    /* A and B coefficients (section 4) */
+    uint64_t file_size;  /* bytes (czk_zkey_load maps all of them) */
+    uint64_t heap_bytes; /* bytes czk_zkey_load allocates besides the mapping */
+    uint64_t point_bytes; /* bytes of the point sections 3 and 5-9 (IC, A, B1, B2, C, H) */
+};
+
+/* The cheap half of czk_zkey_load's checks: the section table, sections 1-10 present
+ * once, protocol, curve, counts and domain of section 2, and every section's size
+ * against the counts; it reads only the section headers and sections 1 and 2 (the
+ * file is mapped, not read). Points and coefficients are not checked (a later load
+ * may still fail). Same statuses and messages as czk_zkey_load for what it checks. */
+enum czk_status czk_zkey_peek(struct czk_zkey_info *info, const char *path, char *err,
+                              size_t errlen);
+
 /* The same loaders on a caller buffer (borrowed until _free); `name` names it in
  * messages. No file is mapped (file.map == NULL). */
 enum czk_status czk_r1cs_load_mem(struct czk_r1cs *r, const void *data, size_t size,

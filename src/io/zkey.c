@@ -329,123 +329,182 @@ static const uint8_t *borrow(struct czk_zkey *z, unsigned slot, uint64_t off, ui
 
 enum { OWN_HEADER, OWN_COEFS, OWN_IC, OWN_A, OWN_B1, OWN_B2, OWN_C, OWN_H };
 
-static enum czk_status zkey_parse(struct czk_zkey *z, const char *name, unsigned flags,
-                                  unsigned threads, char *err, size_t errlen)
+/* The point sections 3, 5-9 of a zkey whose header counts are known. */
+struct point_section {
+    uint32_t id;
+    const char *what;
+    uint64_t n;
+    bool g2;
+    unsigned slot;
+    const void **dst;
+};
+
+static void point_sections(struct czk_zkey *z, struct point_section ps[6])
 {
-    struct czk_binfile bf;
-    const struct czk_bin_section *s[11];
+    ps[0] = (struct point_section){3, "IC", (uint64_t)z->n_public + 1, false, OWN_IC, &z->ic};
+    ps[1] = (struct point_section){5, "A", z->n_vars, false, OWN_A, &z->a};
+    ps[2] = (struct point_section){6, "B1", z->n_vars, false, OWN_B1, &z->b1};
+    ps[3] = (struct point_section){7, "B2", z->n_vars, true, OWN_B2, &z->b2};
+    ps[4] = (struct point_section){8, "C", (uint64_t)z->n_vars - z->n_public - 1, false, OWN_C,
+                                   &z->c};
+    ps[5] = (struct point_section){9, "H", z->domain_size, false, OWN_H, &z->h};
+}
+
+/*
+ * The cheap part of the checks (file comment): sections 1-10 present once, protocol,
+ * the header of section 2 (curve, counts, domain), the sizes of every section against
+ * the counts, nCoefs. Fills the counts of z (curve, n8q, n8r, n_vars, n_public,
+ * domain_size, lg_domain, n_coefs), s[1..10], *cvp and *hdr_off (file offset of the six
+ * header points). Reads only the section table and sections 1, 2 and the start of 4.
+ */
+static enum czk_status zkey_header(struct czk_zkey *z, const struct czk_binfile *bf,
+                                   const struct czk_bin_section *s[11],
+                                   const struct czk_io_curve **cvp, uint64_t *hdr_off,
+                                   const char *name, char *err, size_t errlen)
+{
     struct czk_bin_cursor c;
     const struct czk_io_curve *cv;
     const uint8_t *p;
     uint32_t u, n8q, n8r;
     enum czk_status st;
 
-    st = czk_binfile_parse(&bf, name, z->file.data, z->file.size, "zkey", 1, 1, err, errlen);
-    if (st != CZK_OK)
-        return st;
-
     /* 1: protocol */
-    if ((st = czk_binfile_find(&bf, 1, true, &s[1], err, errlen)) != CZK_OK)
-        goto out;
-    czk_bin_cursor_init(&c, &bf, s[1]);
+    if ((st = czk_binfile_find(bf, 1, true, &s[1], err, errlen)) != CZK_OK)
+        return st;
+    czk_bin_cursor_init(&c, bf, s[1]);
     if ((st = czk_bin_u32(&c, &u, "protocol id", err, errlen)) != CZK_OK)
-        goto out;
-    if (u != 1) {
-        st = czk_errf(CZK_ERR_UNSUPPORTED, err, errlen,
-                      "%s: section 1 at offset %llu: protocol %u (%s), only Groth16 (1) is "
-                      "supported",
-                      name, (unsigned long long)s[1]->offset, u,
-                      u == 2 ? "PLONK" : u == 10 ? "FFLONK" : "unknown");
-        goto out;
-    }
+        return st;
+    if (u != 1)
+        return czk_errf(CZK_ERR_UNSUPPORTED, err, errlen,
+                        "%s: section 1 at offset %llu: protocol %u (%s), only Groth16 (1) is "
+                        "supported",
+                        name, (unsigned long long)s[1]->offset, u,
+                        u == 2 ? "PLONK" : u == 10 ? "FFLONK" : "unknown");
     if ((st = czk_bin_end(&c, err, errlen)) != CZK_OK)
-        goto out;
+        return st;
     for (uint32_t id = 2; id <= 10; id++)
-        if ((st = czk_binfile_find(&bf, id, true, &s[id], err, errlen)) != CZK_OK)
-            goto out;
+        if ((st = czk_binfile_find(bf, id, true, &s[id], err, errlen)) != CZK_OK)
+            return st;
 
     /* 2: header */
-    czk_bin_cursor_init(&c, &bf, s[2]);
+    czk_bin_cursor_init(&c, bf, s[2]);
     if ((st = czk_bin_u32(&c, &n8q, "n8q", err, errlen)) != CZK_OK)
-        goto out;
-    if (n8q != 32 && n8q != 48) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 2 at offset %llu: n8q = %u, expected 32 (BN254) or 48 "
-                      "(BLS12-381)",
-                      name, (unsigned long long)s[2]->offset, n8q);
-        goto out;
-    }
+        return st;
+    if (n8q != 32 && n8q != 48)
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 2 at offset %llu: n8q = %u, expected 32 (BN254) or 48 "
+                        "(BLS12-381)",
+                        name, (unsigned long long)s[2]->offset, n8q);
     if ((st = czk_bin_bytes(&c, &p, n8q, "q", err, errlen)) != CZK_OK)
-        goto out;
-    if (!(cv = czk_io_curve_by_q(p, n8q))) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 2 at offset %llu: q is neither BN254's nor BLS12-381's base "
-                      "field",
-                      name, (unsigned long long)s[2]->offset + 4);
-        goto out;
-    }
+        return st;
+    if (!(cv = czk_io_curve_by_q(p, n8q)))
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 2 at offset %llu: q is neither BN254's nor BLS12-381's base "
+                        "field",
+                        name, (unsigned long long)s[2]->offset + 4);
     if ((st = czk_bin_u32(&c, &n8r, "n8r", err, errlen)) != CZK_OK)
-        goto out;
-    if (n8r != cv->n8r) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 2 at offset %llu: n8r = %u, expected %u for %s", name,
-                      (unsigned long long)czk_bin_offset(&c) - 4, n8r, cv->n8r, cv->name);
-        goto out;
-    }
+        return st;
+    if (n8r != cv->n8r)
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 2 at offset %llu: n8r = %u, expected %u for %s", name,
+                        (unsigned long long)czk_bin_offset(&c) - 4, n8r, cv->n8r, cv->name);
     if ((st = czk_bin_bytes(&c, &p, n8r, "r", err, errlen)) != CZK_OK)
-        goto out;
-    if (czk_io_curve_by_r(p, n8r) != cv) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 2 at offset %llu: r is not the scalar field of %s (the "
-                      "curve of q)",
-                      name, (unsigned long long)czk_bin_offset(&c) - n8r, cv->name);
-        goto out;
-    }
+        return st;
+    if (czk_io_curve_by_r(p, n8r) != cv)
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 2 at offset %llu: r is not the scalar field of %s (the "
+                        "curve of q)",
+                        name, (unsigned long long)czk_bin_offset(&c) - n8r, cv->name);
     z->curve = cv->curve;
     z->n8q = n8q;
     z->n8r = n8r;
     if ((st = czk_bin_u32(&c, &z->n_vars, "nVars", err, errlen)) != CZK_OK ||
         (st = czk_bin_u32(&c, &z->n_public, "nPublic", err, errlen)) != CZK_OK ||
         (st = czk_bin_u32(&c, &z->domain_size, "domainSize", err, errlen)) != CZK_OK)
-        goto out;
+        return st;
     uint64_t counts_off = czk_bin_offset(&c) - 12;
-    if ((uint64_t)z->n_public + 1 > z->n_vars) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 2 at offset %llu: nVars = %u < nPublic + 1 = %llu", name,
-                      (unsigned long long)counts_off, z->n_vars,
-                      (unsigned long long)z->n_public + 1);
-        goto out;
-    }
+    if ((uint64_t)z->n_public + 1 > z->n_vars)
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 2 at offset %llu: nVars = %u < nPublic + 1 = %llu", name,
+                        (unsigned long long)counts_off, z->n_vars,
+                        (unsigned long long)z->n_public + 1);
     unsigned s_adic = cv->curve == CZK_GROTH16_CURVE_BN254 ? czk_fr_bn254_two_adicity()
                                                            : czk_fr_bls12_381_two_adicity();
     uint32_t d = z->domain_size;
-    if (d == 0 || (d & (d - 1)) != 0 || d <= z->n_public) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 2 at offset %llu: domainSize = %u is not a power of two > "
-                      "nPublic = %u",
-                      name, (unsigned long long)counts_off + 8, d, z->n_public);
-        goto out;
-    }
+    if (d == 0 || (d & (d - 1)) != 0 || d <= z->n_public)
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 2 at offset %llu: domainSize = %u is not a power of two > "
+                        "nPublic = %u",
+                        name, (unsigned long long)counts_off + 8, d, z->n_public);
+    z->lg_domain = 0;
     while ((1u << z->lg_domain) < d)
         z->lg_domain++;
-    if (z->lg_domain + 1 > s_adic) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 2 at offset %llu: domainSize = 2^%u is too large for %s "
-                      "(2^%u at most)",
-                      name, (unsigned long long)counts_off + 8, z->lg_domain, cv->name,
-                      s_adic - 1);
-        goto out;
-    }
+    if (z->lg_domain + 1 > s_adic)
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 2 at offset %llu: domainSize = 2^%u is too large for %s "
+                        "(2^%u at most)",
+                        name, (unsigned long long)counts_off + 8, z->lg_domain, cv->name,
+                        s_adic - 1);
     uint64_t hdr_pts = 3ull * cv->g1 + 3ull * cv->g2;
-    uint64_t hdr_off = czk_bin_offset(&c);
+    *hdr_off = czk_bin_offset(&c);
     if ((st = czk_bin_bytes(&c, &p, hdr_pts, "header points", err, errlen)) != CZK_OK ||
         (st = czk_bin_end(&c, err, errlen)) != CZK_OK)
+        return st;
+
+    /* sections 3, 5-9: sizes */
+    struct point_section ps[6];
+    point_sections(z, ps);
+    for (unsigned k = 0; k < 6; k++) {
+        const struct czk_bin_section *sk = s[ps[k].id];
+        uint64_t want = ps[k].n * (ps[k].g2 ? cv->g2 : cv->g1);
+        if (sk->size != want)
+            return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                            "%s: section %u (%s) at offset %llu: size %llu, expected %llu %s "
+                            "points x %u bytes = %llu",
+                            name, ps[k].id, ps[k].what, (unsigned long long)sk->offset,
+                            (unsigned long long)sk->size, (unsigned long long)ps[k].n,
+                            ps[k].g2 ? "G2" : "G1", ps[k].g2 ? cv->g2 : cv->g1,
+                            (unsigned long long)want);
+    }
+
+    /* 4: coefficient count */
+    czk_bin_cursor_init(&c, bf, s[4]);
+    if ((st = czk_bin_u32(&c, &z->n_coefs, "nCoefs", err, errlen)) != CZK_OK)
+        return st;
+    if (czk_bin_left(&c) != (uint64_t)z->n_coefs * COEF_BYTES(n8r))
+        return czk_errf(CZK_ERR_FORMAT, err, errlen,
+                        "%s: section 4 at offset %llu: size %llu, expected 4 + %u coefficients x "
+                        "%u bytes = %llu",
+                        name, (unsigned long long)s[4]->offset, (unsigned long long)s[4]->size,
+                        z->n_coefs, COEF_BYTES(n8r),
+                        4 + (unsigned long long)z->n_coefs * COEF_BYTES(n8r));
+    *cvp = cv;
+    return CZK_OK;
+}
+
+static enum czk_status zkey_parse(struct czk_zkey *z, const char *name, unsigned flags,
+                                  unsigned threads, char *err, size_t errlen)
+{
+    struct czk_binfile bf;
+    const struct czk_bin_section *s[11];
+    const struct czk_io_curve *cv = NULL;
+    const uint8_t *p;
+    uint64_t hdr_off = 0;
+    enum czk_status st;
+
+    st = czk_binfile_parse(&bf, name, z->file.data, z->file.size, "zkey", 1, 1, err, errlen);
+    if (st != CZK_OK)
+        return st;
+    if ((st = zkey_header(z, &bf, s, &cv, &hdr_off, name, err, errlen)) != CZK_OK)
         goto out;
+    uint32_t n8r = z->n8r;
+
     /* always copied: the header points are not 8-byte aligned in snarkjs files */
+    uint64_t hdr_pts = 3ull * cv->g1 + 3ull * cv->g2;
     z->owned[OWN_HEADER] = czk_io_aligned_alloc(hdr_pts);
     if (!z->owned[OWN_HEADER])
         goto nomem;
-    memcpy(z->owned[OWN_HEADER], p, hdr_pts);
+    memcpy(z->owned[OWN_HEADER], z->file.data + hdr_off, hdr_pts);
     const uint8_t *hp = z->owned[OWN_HEADER];
     z->alpha1 = hp;
     z->beta1 = hp + cv->g1;
@@ -453,51 +512,10 @@ static enum czk_status zkey_parse(struct czk_zkey *z, const char *name, unsigned
     z->gamma2 = hp + 2ull * cv->g1 + cv->g2;
     z->delta1 = hp + 2ull * cv->g1 + 2ull * cv->g2;
     z->delta2 = hp + 3ull * cv->g1 + 2ull * cv->g2;
-
-    /* sections 3, 5-9: sizes */
-    struct {
-        uint32_t id;
-        const char *what;
-        uint64_t n;
-        bool g2;
-        unsigned slot;
-        const void **dst;
-    } ps[6] = {
-        {3, "IC", (uint64_t)z->n_public + 1, false, OWN_IC, &z->ic},
-        {5, "A", z->n_vars, false, OWN_A, &z->a},
-        {6, "B1", z->n_vars, false, OWN_B1, &z->b1},
-        {7, "B2", z->n_vars, true, OWN_B2, &z->b2},
-        {8, "C", (uint64_t)z->n_vars - z->n_public - 1, false, OWN_C, &z->c},
-        {9, "H", z->domain_size, false, OWN_H, &z->h},
-    };
-    for (unsigned k = 0; k < 6; k++) {
-        const struct czk_bin_section *sk = s[ps[k].id];
-        uint64_t want = ps[k].n * (ps[k].g2 ? cv->g2 : cv->g1);
-        if (sk->size != want) {
-            st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                          "%s: section %u (%s) at offset %llu: size %llu, expected %llu %s "
-                          "points x %u bytes = %llu",
-                          name, ps[k].id, ps[k].what, (unsigned long long)sk->offset,
-                          (unsigned long long)sk->size, (unsigned long long)ps[k].n,
-                          ps[k].g2 ? "G2" : "G1", ps[k].g2 ? cv->g2 : cv->g1,
-                          (unsigned long long)want);
-            goto out;
-        }
-    }
+    struct point_section ps[6];
+    point_sections(z, ps);
 
     /* 4: coefficients */
-    czk_bin_cursor_init(&c, &bf, s[4]);
-    if ((st = czk_bin_u32(&c, &z->n_coefs, "nCoefs", err, errlen)) != CZK_OK)
-        goto out;
-    if (czk_bin_left(&c) != (uint64_t)z->n_coefs * COEF_BYTES(n8r)) {
-        st = czk_errf(CZK_ERR_FORMAT, err, errlen,
-                      "%s: section 4 at offset %llu: size %llu, expected 4 + %u coefficients x "
-                      "%u bytes = %llu",
-                      name, (unsigned long long)s[4]->offset, (unsigned long long)s[4]->size,
-                      z->n_coefs, COEF_BYTES(n8r),
-                      4 + (unsigned long long)z->n_coefs * COEF_BYTES(n8r));
-        goto out;
-    }
     struct czk_zkey_coef *coefs = czk_io_aligned_alloc((uint64_t)z->n_coefs * sizeof *coefs);
     if (!coefs)
         goto nomem;
@@ -505,7 +523,7 @@ static enum czk_status zkey_parse(struct czk_zkey *z, const char *name, unsigned
     z->owned[OWN_COEFS] = coefs;
     z->coefs = coefs;
     const uint64_t *rmod = cv->r();
-    p = czk_bin_ptr(&c);
+    p = z->file.data + s[4]->offset + 4;
     for (uint32_t i = 0; i < z->n_coefs; i++, p += COEF_BYTES(n8r)) {
         struct czk_zkey_coef *e = &coefs[i];
         uint64_t off = (uint64_t)(p - z->file.data);
@@ -631,6 +649,54 @@ enum czk_status czk_zkey_load_mem(struct czk_zkey *z, const void *data, size_t s
     st = zkey_parse(z, name ? name : "zkey", flags, threads, err, errlen);
     if (st != CZK_OK)
         czk_zkey_free(z);
+    return st;
+}
+
+enum czk_status czk_zkey_peek(struct czk_zkey_info *info, const char *path, char *err,
+                              size_t errlen)
+{
+    struct czk_zkey z;
+    struct czk_binfile bf;
+    const struct czk_bin_section *s[11];
+    const struct czk_io_curve *cv = NULL;
+    uint64_t hdr_off = 0;
+
+    if (!info || !path)
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "NULL argument");
+    memset(&z, 0, sizeof z);
+    enum czk_status st = czk_mapped_file_open(&z.file, path, err, errlen);
+    if (st != CZK_OK)
+        return st;
+    st = czk_binfile_parse(&bf, path, z.file.data, z.file.size, "zkey", 1, 1, err, errlen);
+    if (st == CZK_OK) {
+        st = zkey_header(&z, &bf, s, &cv, &hdr_off, path, err, errlen);
+        czk_binfile_free(&bf);
+    }
+    if (st == CZK_OK) {
+        memset(info, 0, sizeof *info);
+        info->curve = z.curve;
+        info->n8q = z.n8q;
+        info->n8r = z.n8r;
+        info->n_vars = z.n_vars;
+        info->n_public = z.n_public;
+        info->domain_size = z.domain_size;
+        info->lg_domain = z.lg_domain;
+        info->n_coefs = z.n_coefs;
+        info->file_size = z.file.size;
+        /* what zkey_parse allocates: header points, decoded coefficients, and a copy of
+         * each point section that is not 8-byte aligned in the (page-aligned) mapping */
+        info->heap_bytes = 3ull * cv->g1 + 3ull * cv->g2 +
+                           (uint64_t)z.n_coefs * sizeof(struct czk_zkey_coef);
+        struct point_section ps[6];
+        point_sections(&z, ps);
+        for (unsigned k = 0; k < 6; k++) {
+            uint64_t g = ps[k].g2 ? cv->g2 : cv->g1;
+            info->point_bytes += ps[k].n * g;
+            if (s[ps[k].id]->offset & 7)
+                info->heap_bytes += s[ps[k].id]->size;
+        }
+    }
+    czk_mapped_file_close(&z.file);
     return st;
 }
 

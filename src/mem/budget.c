@@ -126,7 +126,7 @@ static enum czk_status wait_turn(struct czk_budget *b, uint64_t bytes, const vol
             st = CZK_OK;
             break;
         }
-        if (cancel && *cancel) {
+        if (czk_mem_cancelled(cancel)) {
             st = CZK_CANCELLED;
             break;
         }
@@ -156,7 +156,7 @@ enum czk_status czk_budget_reserve(czk_budget_t b, uint64_t bytes, const volatil
     } else if (!b->head && fits(b, bytes)) {
         take(b, bytes);
         st = CZK_OK;
-    } else if (cancel && *cancel) {
+    } else if (czk_mem_cancelled(cancel)) {
         st = CZK_CANCELLED;
     } else if (timeout_ms == 0) {
         st = CZK_ERR_BUDGET;

@@ -12,7 +12,10 @@
  *                         O(1) per partition; exhaustion waits, or falls back to
  *                         pageable memory with a warning and a counter.
  *
- * Threading: every function is thread-safe. Ownership: objects are freed by their
+ * Threading: every function is thread-safe. Cancel flags (`const volatile int *`) are
+ * read atomically (relaxed); a thread that sets one should store it atomically too
+ * (__atomic_store_n(flag, 1, __ATOMIC_RELAXED)) so sanitizers see no data race.
+ * Ownership: objects are freed by their
  * _free function; a pool must outlive every slab acquired from it.
  * This layer sits above groth16 and below the engine; it never logs from a hot path
  * except the pageable-fallback warning (once per pool, then counted).

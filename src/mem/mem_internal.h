@@ -14,6 +14,14 @@
 
 #define CZK_MEM_POLL_MS 10
 
+/* *cancel != 0, read atomically (relaxed): a flag set by another thread is not a data
+ * race as long as the writer stores it atomically too (__atomic_store_n or a C11
+ * atomic_int of the same size). NULL: false. */
+static inline bool czk_mem_cancelled(const volatile int *cancel)
+{
+    return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED) != 0;
+}
+
 /* Milliseconds on CLOCK_MONOTONIC. */
 double czk_mem_now_ms(void);
 

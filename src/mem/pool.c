@@ -200,7 +200,7 @@ static enum czk_status wait_slab(struct czk_pool *p, const volatile int *cancel,
             st = CZK_OK;
             break;
         }
-        if (cancel && *cancel) {
+        if (czk_mem_cancelled(cancel)) {
             st = CZK_CANCELLED;
             break;
         }
@@ -227,7 +227,7 @@ enum czk_status czk_pool_acquire(czk_pool_t p, bool fallback_pageable, const vol
     } else if (fallback_pageable) {
         pthread_mutex_unlock(&p->mu);
         return fallback(p, out);
-    } else if (cancel && *cancel) {
+    } else if (czk_mem_cancelled(cancel)) {
         st = CZK_CANCELLED;
     } else if (timeout_ms == 0) {
         st = CZK_ERR_BUSY;
