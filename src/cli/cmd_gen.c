@@ -5,7 +5,8 @@
  * and the prover (shapes in src/groth16/gencircuit.h).
  *
  *   czk gen-circuit --curve bn254|bls12_381 (--constraints N | --domain-log K)
- *                   --shape mul|porep [--bool-frac F] [--seed S] [--threads T] --out DIR
+ *                   --shape mul|porep [--bool-frac F] [--seed S] [--threads T]
+ *                   [--witnesses N] --out DIR
  *
  * --domain-log K asks for the largest circuit whose snarkjs domain is 2^K:
  * N = 2^K − nPublic − 1 constraints. Output is deterministic for a seed (default 1),
@@ -28,7 +29,7 @@ static void gen_usage(FILE *f)
     fprintf(f,
             "usage: czk gen-circuit --curve bn254|bls12_381 (--constraints N | --domain-log K)\n"
             "                       --shape mul|porep [--bool-frac F] [--seed S] [--threads T]\n"
-            "                       --out DIR\n"
+            "                       [--witnesses N] --out DIR\n"
             "\n"
             "Write DIR/circuit.r1cs and DIR/witness.wtns: a synthetic circuit and a witness\n"
             "that satisfies it.\n"
@@ -42,6 +43,8 @@ static void gen_usage(FILE *f)
             "                 0 or 1 (default %.2f)\n"
             "  --seed         unsigned 64-bit seed (default 1); same seed, same files\n"
             "  --threads      worker threads (default: all cores)\n"
+            "  --witnesses    mul: N >= 1 satisfying witnesses of the one circuit: witness.wtns\n"
+            "                 and witness-1.wtns .. witness-(N-1).wtns (other inputs x, y)\n"
             "  --out          output directory (created if missing)\n",
             CZK_GEN_POREP_BOOL_FRAC_DEFAULT);
 }
@@ -94,10 +97,35 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* witness-1.wtns .. witness-(n-1).wtns: other satisfying witnesses of the same circuit. */
+static int write_more_witnesses(const struct czk_gen_params *base, const char *out_dir, uint32_t n)
+{
+    char err[512], path[4200];
+    for (uint32_t k = 1; k < n; k++) {
+        struct czk_gen_params p = *base;
+        struct czk_gen_circuit c;
+        p.witness_index = k;
+        if (czk_gen_circuit(&c, &p, err, sizeof err) != CZK_OK) {
+            fprintf(stderr, "czk gen-circuit: %s\n", err);
+            return -1;
+        }
+        snprintf(path, sizeof path, "%s/witness-%u.wtns", out_dir, k);
+        enum czk_status st = czk_wtns_write(path, p.curve, (const uint64_t(*)[4])c.witness,
+                                            c.r1cs.n_wires, err, sizeof err);
+        czk_gen_circuit_free(&c);
+        if (st != CZK_OK) {
+            fprintf(stderr, "czk gen-circuit: %s\n", err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int czk_cli_gen_circuit(int argc, char **argv)
 {
     const char *curve_s = NULL, *shape_s = NULL, *out_dir = NULL, *cons_s = NULL, *lg_s = NULL;
-    const char *bool_s = NULL, *seed_s = NULL, *threads_s = NULL;
+    const char *bool_s = NULL, *seed_s = NULL, *threads_s = NULL, *nw_s = NULL;
+    uint64_t n_witnesses = 1;
     struct czk_gen_params p;
     struct czk_gen_circuit c;
     char err[512], path[4200];
@@ -113,9 +141,9 @@ int czk_cli_gen_circuit(int argc, char **argv)
         }
         static const char *const names[] = {"--curve",       "--shape",      "--out",
                                             "--constraints", "--domain-log", "--bool-frac",
-                                            "--seed",        "--threads"};
-        const char **slots[] = {&curve_s, &shape_s, &out_dir, &cons_s,
-                                &lg_s,    &bool_s,  &seed_s,  &threads_s};
+                                            "--seed",        "--threads",    "--witnesses"};
+        const char **slots[] = {&curve_s, &shape_s, &out_dir, &cons_s,   &lg_s,
+                                &bool_s,  &seed_s,  &threads_s, &nw_s};
         bool matched = false;
         for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
             size_t ln = strlen(names[k]);
@@ -207,6 +235,11 @@ int czk_cli_gen_circuit(int argc, char **argv)
         p.threads = (unsigned)v;
     }
 
+    if (nw_s && (!parse_u64(nw_s, &n_witnesses) || n_witnesses == 0 || n_witnesses > 4096))
+        return gen_bad("--witnesses must be an integer in [1, 4096]:", nw_s);
+    if (n_witnesses > 1 && p.shape != CZK_GEN_SHAPE_MUL)
+        return gen_bad("--witnesses applies to --shape mul only", NULL);
+
     if (!czk_cli_make_dirs(out_dir)) {
         fprintf(stderr, "czk gen-circuit: cannot create directory '%s': %s\n", out_dir,
                 strerror(errno));
@@ -230,6 +263,8 @@ int czk_cli_gen_circuit(int argc, char **argv)
         fprintf(stderr, "czk gen-circuit: %s\n", err);
         goto out;
     }
+    if (write_more_witnesses(&p, out_dir, (uint32_t)n_witnesses) != 0)
+        goto out;
     double t2 = now_ms();
 
     uint64_t bools = 0;

@@ -34,6 +34,7 @@
 #define TAG_ROW 0x726f7773ull
 #define TAG_EXCL_A 0x78636c41ull
 #define TAG_MUL 0x6d756c63ull
+#define TAG_MUL_WITNESS 0x6d756c77ull
 
 /* ---- scalar field dispatch ------------------------------------------------------------- */
 
@@ -279,9 +280,15 @@ static enum czk_status gen_mul(struct czk_gen_circuit *out, const struct czk_gen
     memcpy(wm[0], one, sizeof one);
     rng_fe(F, &g, wm[2]); /* x */
     rng_fe(F, &g, y);
-    memcpy(wm[3], y, sizeof y);
     for (uint32_t i = 0; i < n; i++)
         sq[i] = (uint8_t)(rng_next(&g) >> 63);
+    if (p->witness_index) { /* same rows (sq), other inputs */
+        struct gc_rng gw;
+        rng_init(&gw, p->seed, TAG_MUL_WITNESS, p->witness_index);
+        rng_fe(F, &gw, wm[2]);
+        rng_fe(F, &gw, y);
+    }
+    memcpy(wm[3], y, sizeof y);
     /* The chain itself is sequential: one multiplication per row. */
     for (uint32_t i = 0; i < n; i++) {
         const uint64_t *x = wm[mul_x_wire(i, n)];
@@ -645,6 +652,9 @@ enum czk_status czk_gen_circuit(struct czk_gen_circuit *out, const struct czk_ge
                         "domain 2^%u of %s",
                         p->n_constraints, czk_gen_n_public(p->shape), lg,
                         czk_groth16_curve_name(p->curve));
+    if (p->witness_index && p->shape != CZK_GEN_SHAPE_MUL)
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen,
+                        "gen-circuit: other witnesses of one circuit: shape mul only");
     if (!(p->bool_frac >= 0.0 && p->bool_frac <= 1.0))
         return czk_errf(CZK_ERR_INVALID_ARG, err, errlen,
                         "gen-circuit: bool fraction must be in [0, 1]");

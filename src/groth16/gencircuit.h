@@ -42,6 +42,10 @@ struct czk_gen_params {
     double bool_frac;       /* porep only: in [0, 1] */
     uint64_t seed;
     unsigned threads; /* 0 = all cores */
+    /* mul only: 0 = the witness of the seed; k > 0 = another satisfying witness of the
+     * same circuit (the same .r1cs, other inputs x, y drawn from stream k), so that one
+     * key can prove several partitions with distinct witnesses. */
+    uint32_t witness_index;
 };
 
 struct czk_gen_circuit {

@@ -432,7 +432,7 @@ static uint32_t gmp_check(const struct czk_r1cs *r, const uint64_t (*w)[4])
 static void gen(struct czk_gen_circuit *c, enum czk_groth16_curve curve, enum czk_gen_shape shape,
                 uint32_t n, double bf, uint64_t seed, unsigned threads)
 {
-    struct czk_gen_params p = {curve, shape, n, bf, seed, threads};
+    struct czk_gen_params p = {curve, shape, n, bf, seed, threads, 0};
     char err[256] = "";
     enum czk_status st = czk_gen_circuit(c, &p, err, sizeof err);
     if (st != CZK_OK)
@@ -480,6 +480,38 @@ static void test_gen_mul(void **state)
             }
             czk_gen_circuit_free(&c);
         }
+    }
+}
+
+/* witness_index k > 0: the same rows, another satisfying witness (GMP-checked). */
+static void test_gen_mul_witnesses(void **state)
+{
+    (void)state;
+    for (unsigned ci = 0; ci < 2; ci++) {
+        struct czk_gen_circuit c0, ck, cj;
+        struct czk_gen_params p = {CURVES[ci], CZK_GEN_SHAPE_MUL, 500, 0, 9, 2, 0};
+        char err[256] = "";
+        assert_int_equal(czk_gen_circuit(&c0, &p, err, sizeof err), CZK_OK);
+        p.witness_index = 1;
+        assert_int_equal(czk_gen_circuit(&ck, &p, err, sizeof err), CZK_OK);
+        p.witness_index = 2;
+        assert_int_equal(czk_gen_circuit(&cj, &p, err, sizeof err), CZK_OK);
+        const struct czk_r1cs *a = &c0.r1cs, *b = &ck.r1cs;
+        for (unsigned k = 0; k < 3; k++) {
+            assert_int_equal(a->m[k].nnz, b->m[k].nnz);
+            assert_memory_equal(a->m[k].col, b->m[k].col, a->m[k].nnz * sizeof(uint32_t));
+            assert_memory_equal(a->m[k].val, b->m[k].val, a->m[k].nnz * 32);
+        }
+        assert_memory_not_equal(c0.witness[2], ck.witness[2], 32); /* other x */
+        assert_memory_not_equal(ck.witness[2], cj.witness[2], 32);
+        assert_int_equal(gmp_check(a, (const uint64_t(*)[4])ck.witness), UINT32_MAX);
+        assert_int_equal(gmp_check(a, (const uint64_t(*)[4])cj.witness), UINT32_MAX);
+        czk_gen_circuit_free(&c0);
+        czk_gen_circuit_free(&ck);
+        czk_gen_circuit_free(&cj);
+        /* porep: one witness per circuit only */
+        p.shape = CZK_GEN_SHAPE_POREP;
+        assert_int_equal(czk_gen_circuit(&ck, &p, err, sizeof err), CZK_ERR_INVALID_ARG);
     }
 }
 
@@ -587,7 +619,7 @@ static void test_gen_errors(void **state)
     (void)state;
     struct czk_gen_circuit c;
     char err[256];
-    struct czk_gen_params p = {CZK_GROTH16_CURVE_BN254, CZK_GEN_SHAPE_MUL, 0, 0, 1, 1};
+    struct czk_gen_params p = {CZK_GROTH16_CURVE_BN254, CZK_GEN_SHAPE_MUL, 0, 0, 1, 1, 0};
     assert_int_equal(czk_gen_circuit(&c, &p, err, sizeof err), CZK_ERR_INVALID_ARG);
     p.n_constraints = (1u << 28) - 2; /* + 2 public + 1 > 2^28 */
     assert_int_equal(czk_gen_circuit(&c, &p, err, sizeof err), CZK_ERR_INVALID_ARG);
@@ -933,7 +965,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lg_domain),     cmocka_unit_test(test_toxic_derive),
         cmocka_unit_test(test_lagrange),      cmocka_unit_test(test_fixed_base),
-        cmocka_unit_test(test_gen_mul),       cmocka_unit_test(test_gen_porep),
+        cmocka_unit_test(test_gen_mul),
+        cmocka_unit_test(test_gen_mul_witnesses),       cmocka_unit_test(test_gen_porep),
         cmocka_unit_test(test_gen_files),     cmocka_unit_test(test_gen_errors),
         cmocka_unit_test(test_setup_vectors), cmocka_unit_test(test_setup_generated),
         cmocka_unit_test(test_setup_errors),  cmocka_unit_test(test_ref_proofs),
