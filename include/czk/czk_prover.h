@@ -55,8 +55,8 @@ enum czk_prover_key_flags {
     /* Load only what a verification key needs (no precompiled circuit): for
      * `zkey export-vkey`. Such a key cannot prove (CZK_ERR_INVALID_ARG). */
     CZK_PROVER_KEY_VKEY_ONLY = 1u << 1,
-    /* Remember keys whose subgroup checks passed across processes: the key file's SHA-256
-     * is appended to $XDG_CACHE_HOME/czk/trusted-keys (else ~/.cache/czk/trusted-keys) and
+    /* Remember keys whose subgroup checks passed across processes: the key's id (a SHA-256
+     * over the SHA-256s of the file's 4 MiB chunks, computed in parallel) is appended to $XDG_CACHE_HOME/czk/trusted-keys (else ~/.cache/czk/trusted-keys) and
      * a later load of a file with a listed hash skips the subgroup checks (the on-curve
      * checks still run). The file is used only when owned by the user and not writable by
      * others. `czk prove` sets this by default (--no-key-cache clears it): the subgroup

@@ -37,7 +37,7 @@ static void prove_usage(FILE *f)
                "  --trust-key        skip the subgroup checks of the proving-key points\n"
                "  --no-key-cache     neither use nor update the cache of checked keys (by\n"
                "                     default a key whose subgroup checks passed is remembered\n"
-               "                     by its SHA-256 in $XDG_CACHE_HOME/czk/trusted-keys, or\n"
+               "                     by its hash in $XDG_CACHE_HOME/czk/trusted-keys, or\n"
                "                     ~/.cache/czk/trusted-keys, and not checked again)\n"
                "  --format F         snarkjs (default) or bellman: also write the 192-byte\n"
                "                     compressed proof (BLS12-381) next to proof.json, as .bin\n"

@@ -101,13 +101,13 @@ struct czk_zkey {
     const void *b2;  /* n_vars G2 (section 7) */
     const void *c;   /* n_vars - n_public - 1 G1 (section 8) */
     const void *h;   /* domain_size G1 (section 9) */
-    uint8_t hash[32]; /* SHA-256 of the file, for the subgroup-check cache */
+    uint8_t hash[32]; /* the key id (below), for the subgroup-check cache */
     struct czk_mapped_file file;
     void *owned[8];  /* aligned copies / decoded arrays to free */
     /* Added: */
     const uint8_t *contributions; /* section 10 bytes as in the file (borrowed), or NULL */
     uint64_t contributions_size;
-    bool has_hash;     /* hash holds the file's SHA-256 (see CZK_IO_FORCE_HASH) */
+    bool has_hash;     /* hash holds the key id (see CZK_IO_FORCE_HASH) */
     uint8_t subgroup;  /* enum czk_zkey_subgroup: how subgroup membership was settled */
 };
 
@@ -120,17 +120,25 @@ enum czk_zkey_subgroup {
 };
 
 /*
+ * Key id: SHA-256("czk-zkey-id-v1" zero-padded to 16 bytes || file size as u64 LE ||
+ * SHA-256(chunk 0) || SHA-256(chunk 1) || ...), the file cut into 4 MiB chunks (the last one
+ * shorter) hashed in parallel. Collision resistance is SHA-256's.
+ *
  * Subgroup-check cache. After a load has checked every point of a zkey, the file's
- * SHA-256 goes into a process-wide set; a later load of a file with that hash skips
+ * key id goes into a process-wide set; a later load of a file with that id skips
  * the subgroup checks (coordinates and curve equations are still checked: they are
  * cheap and also guard against a changed mapping). With CZK_IO_PERSIST_TRUST the set
  * is also kept on disk, in $XDG_CACHE_HOME/czk/trusted-keys (or, without
- * XDG_CACHE_HOME, ~/.cache/czk/trusted-keys): one lowercase hex SHA-256 per line,
+ * XDG_CACHE_HOME, ~/.cache/czk/trusted-keys): one lowercase hex key id per line,
  * appended after each successful check and consulted when the process-wide set
  * misses. That file is read only when it is owned by the user and not writable by
  * others; anyone who can write it can make czk skip the subgroup check of a key, so
- * it is opt-in. Deleting the file forgets every entry.
+ * the library leaves it to the caller (`czk prove` opts in unless --no-key-cache).
+ * Deleting the file forgets every entry.
  */
+/* The key id of `size` bytes at data (see above), with `threads` workers (0 = all). */
+void czk_zkey_id(uint8_t out[32], const uint8_t *data, uint64_t size, unsigned threads);
+
 enum czk_io_flags {
     CZK_IO_SKIP_SUBGROUP = 1u << 0, /* zkey: on-curve checks only (--trust-key) */
     CZK_IO_PERSIST_TRUST = 1u << 1, /* zkey: also use the trusted-keys file (see above) */

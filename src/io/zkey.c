@@ -312,6 +312,58 @@ fail:
             strerror(errno));
 }
 
+/* ---- key id ----------------------------------------------------------------------------- */
+
+/* The key id (formats.h): SHA-256 over a tag, the file size and the SHA-256 of every
+ * 4 MiB chunk, the chunks hashed in parallel (one SHA-256 of a 124 MB key took ~95 ms, half
+ * of the key's load time with a remembered key on 16 cores). */
+#define KEY_ID_CHUNK (4u << 20)
+
+struct key_id_job {
+    const uint8_t *data;
+    uint64_t size;
+    uint8_t (*digests)[32];
+};
+
+static void key_id_range(void *ctx, size_t b, size_t e, unsigned worker)
+{
+    (void)worker;
+    const struct key_id_job *j = ctx;
+    for (size_t i = b; i < e; i++) {
+        uint64_t off = (uint64_t)i * KEY_ID_CHUNK;
+        uint64_t n = j->size - off < KEY_ID_CHUNK ? j->size - off : KEY_ID_CHUNK;
+        czk_sha256(j->digests[i], j->data + off, (size_t)n);
+    }
+}
+
+void czk_zkey_id(uint8_t out[32], const uint8_t *data, uint64_t size, unsigned threads)
+{
+    static const char tag[16] = "czk-zkey-id-v1";
+    size_t n = (size_t)((size + KEY_ID_CHUNK - 1) / KEY_ID_CHUNK);
+    uint8_t le[8], one[32];
+    for (int i = 0; i < 8; i++)
+        le[i] = (uint8_t)(size >> (8 * i));
+    struct czk_sha256 c;
+    czk_sha256_init(&c);
+    czk_sha256_update(&c, tag, sizeof tag);
+    czk_sha256_update(&c, le, sizeof le);
+    uint8_t(*d)[32] = n ? malloc(n * sizeof *d) : NULL;
+    if (d) {
+        struct key_id_job j = {data, size, d};
+        czk_parallel_for(n, 1, threads, key_id_range, &j);
+        czk_sha256_update(&c, d, n * sizeof *d);
+        free(d);
+    } else { /* no memory for the digests (or an empty file): the same digests, in turn */
+        for (size_t i = 0; i < n; i++) {
+            uint64_t off = (uint64_t)i * KEY_ID_CHUNK;
+            czk_sha256(one, data + off, (size_t)(size - off < KEY_ID_CHUNK ? size - off
+                                                                           : KEY_ID_CHUNK));
+            czk_sha256_update(&c, one, sizeof one);
+        }
+    }
+    czk_sha256_final(&c, out);
+}
+
 /* ---- loader ----------------------------------------------------------------------------- */
 
 /* Borrows n bytes at `off` when 8-byte aligned, else copies them into owned[slot]. */
@@ -589,7 +641,7 @@ static enum czk_status zkey_parse(struct czk_zkey *z, const char *name, unsigned
     /* hash and trust */
     bool want_sub = !(flags & CZK_IO_SKIP_SUBGROUP);
     if (want_sub || (flags & CZK_IO_FORCE_HASH)) {
-        czk_sha256(z->hash, z->file.data, z->file.size);
+        czk_zkey_id(z->hash, z->file.data, z->file.size, threads);
         z->has_hash = true;
     }
     z->subgroup = CZK_ZKEY_SUBGROUP_SKIPPED;

@@ -1371,6 +1371,34 @@ static void test_files(void **state)
 
 /* ---- trusted-keys file ------------------------------------------------------------------ */
 
+/* The key id against a known answer computed with Python's hashlib (3 chunks, the last
+ * short; and the empty file), for several thread counts. */
+static void test_key_id(void **state)
+{
+    (void)state;
+    static const char *want = "a727cc785c21a708ecd01bb4e8cf476df82d9dc5b762f4203fc1ee89656fbffa";
+    static const char *want0 = "dc56590930e0bd1e99f6bb3810807e32bc7a309663677523ce540a4c37d4015d";
+    size_t n = 9u * (1u << 20) + 5;
+    uint8_t *data = malloc(n), id[32];
+    char hex[65];
+    assert_non_null(data);
+    for (size_t i = 0; i < n; i++)
+        data[i] = (uint8_t)((i * 31 + 7) % 251);
+    static const unsigned threads[] = {1, 2, 3, 8};
+    for (size_t t = 0; t < 4; t++) {
+        memset(id, 0, sizeof id);
+        czk_zkey_id(id, data, n, threads[t]);
+        for (int i = 0; i < 32; i++)
+            snprintf(hex + 2 * i, 3, "%02x", id[i]);
+        assert_string_equal(hex, want);
+    }
+    czk_zkey_id(id, data, 0, 1);
+    for (int i = 0; i < 32; i++)
+        snprintf(hex + 2 * i, 3, "%02x", id[i]);
+    assert_string_equal(hex, want0);
+    free(data);
+}
+
 static void test_trust_file(void **state)
 {
     (void)state;
@@ -1477,6 +1505,7 @@ int main(void)
         cmocka_unit_test(test_bad_headers),      cmocka_unit_test(test_bad_wtns),
         cmocka_unit_test(test_bad_r1cs),         cmocka_unit_test(test_bad_zkey),
         cmocka_unit_test(test_files),            cmocka_unit_test(test_trust_file),
+        cmocka_unit_test(test_key_id),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     rm_tree(tmpdir);
