@@ -287,12 +287,16 @@ static void trust_file_add(const uint8_t h[32])
     char path[4096], line[66];
     if (!trust_dir(path, sizeof path))
         return;
-    /* create $XDG_CACHE_HOME (or ~/.cache) and .../czk if needed */
-    char *slash = strrchr(path, '/');
-    *slash = '\0';
-    if (mkdir(path, 0700) != 0 && errno != EEXIST)
-        goto fail;
-    *slash = '/';
+    /* create $XDG_CACHE_HOME (or ~/.cache) and .../czk, and missing parents, if needed */
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        int r = mkdir(path, 0700);
+        *p = '/';
+        if (r != 0 && errno != EEXIST)
+            goto fail;
+    }
     if (mkdir(path, 0700) != 0 && errno != EEXIST)
         goto fail;
     strcat(path, "/trusted-keys");
