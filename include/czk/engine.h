@@ -148,6 +148,11 @@ struct czk_engine_prover_i {
      * NULL = czk_engine_partition_need. */
     void (*need)(void *ctx, const struct czk_prover_key_info *info, bool gpu, unsigned threads,
                  uint64_t *host_bytes, uint64_t *device_bytes);
+    /* (optional) Admission check before a partition's memory is reserved (policy, fault
+     * injection): a status other than CZK_OK fails the partition with that status.
+     * witness_path is NULL for in-memory witnesses. */
+    enum czk_status (*admit)(void *ctx, const char *circuit, const char *witness_path,
+                             uint32_t partition, char *err, size_t errlen);
 };
 
 /** The real prover (static). */

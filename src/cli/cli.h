@@ -16,6 +16,7 @@ int czk_cli_zkey(int argc, char **argv);
 int czk_cli_gen_circuit(int argc, char **argv);
 int czk_cli_setup(int argc, char **argv);
 int czk_cli_bench(int argc, char **argv);
+int czk_cli_batch(int argc, char **argv);
 
 /* `czk bench` subcommands (src/cli/bench_*.c), argv[0] = the benchmark's name. */
 int czk_bench_prove(int argc, char **argv);

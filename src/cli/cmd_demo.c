@@ -1,10 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `czk demo`: a self-check of the arithmetic of both curves on fresh random inputs
- * (fields, groups, encodings, pairing bilinearity), followed by `czk verify` on the
- * snarkjs proofs bundled in tests/vectors/groth16/<curve>/<circuit>/. Prints one line
- * per check and a closing summary; exits 0 only if every check passed. Randomness comes
- * from getrandom(2), so each run exercises new values.
+ * `czk demo [--dir DIR] [--vectors DIR]`: the project end to end, in three parts.
+ *  1. arithmetic: a self-check of both curves on fresh random inputs (fields, groups,
+ *     encodings, pairing bilinearity), then `czk verify` on the snarkjs proofs bundled in
+ *     tests/vectors/groth16/<curve>/<circuit>/;
+ *  2. prover: for BN254 and BLS12-381, a generated multiplication-chain circuit (2^12
+ *     domain, four witnesses), an insecure dev setup, one proof on the CPU backend (and one
+ *     on the GPU when a CUDA device is present), each checked by `czk verify`;
+ *  3. engine: `czk batch` of multi-partition jobs of both circuits at all four
+ *     priorities — LOW and NORMAL jobs first, HIGH and CRITICAL ones submitted later that
+ *     overtake them — with every proof verified, the order of completion and each
+ *     worker's timeline.
+ * Files go to DIR (default $TMPDIR/czk-demo, else /tmp/czk-demo). Prints one line per
+ * check and a closing summary; exits 0 only if every check passed. Randomness comes from
+ * getrandom(2), so each run exercises new values.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -14,6 +23,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "czk/czk_backend.h"
 #include "czk/czk_ec.h"
 #include "czk/czk_groth16.h"
 #include "czk/czk_pairing.h"
@@ -248,18 +258,135 @@ static void verify_bundled(const char *root)
     }
 }
 
+/* Runs a czk subcommand in-process (argv NULL-terminated); true when it exits 0. */
+static bool run_cmd(int (*fn)(int, char **), char **argv, const char *what)
+{
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    double t = now_ms();
+    fflush(stdout);
+    int rc = fn(argc, argv);
+    fflush(stdout);
+    report(what, rc == 0, now_ms() - t);
+    return rc == 0;
+}
+
+static bool have_cuda(void)
+{
+    czk_backend_reg_t reg = czk_backend_reg_by_name("cuda");
+    return reg && czk_backend_reg_device_count(reg) > 0;
+}
+
+#define DEMO_PATH(buf, ...) (snprintf(buf, sizeof buf, __VA_ARGS__) < (int)sizeof buf)
+
+/* Part 2: circuit, dev key, proofs on each backend, verification. */
+static bool demo_prover(const char *dir, const char *curve)
+{
+    char cdir[4096], r1cs[4200], zkey[4200], wtns[4200], proof[4200], pub[4200], vkey[4200],
+        what[160];
+    if (!DEMO_PATH(cdir, "%s/%s", dir, curve) || !DEMO_PATH(r1cs, "%s/circuit.r1cs", cdir) ||
+        !DEMO_PATH(zkey, "%s/circuit.zkey", cdir) || !DEMO_PATH(wtns, "%s/witness.wtns", cdir) ||
+        !DEMO_PATH(vkey, "%s/verification_key.json", cdir))
+        return false;
+    char *gen[] = {"gen-circuit", "--curve", (char *)curve, "--domain-log", "12", "--shape",
+                   "mul", "--witnesses", "4", "--out", cdir, NULL};
+    char *setup[] = {"setup", "--dev", r1cs, zkey, NULL};
+    char *vk[] = {"zkey", "export-vkey", zkey, vkey, NULL};
+    snprintf(what, sizeof what, "%s: gen-circuit mul 2^12 domain, 4 witnesses", curve);
+    if (!run_cmd(czk_cli_gen_circuit, gen, what))
+        return false;
+    snprintf(what, sizeof what, "%s: setup --dev (insecure, development only)", curve);
+    if (!run_cmd(czk_cli_setup, setup, what))
+        return false;
+    snprintf(what, sizeof what, "%s: zkey export-vkey", curve);
+    if (!run_cmd(czk_cli_zkey, vk, what))
+        return false;
+    const char *backends[] = {"cpu", "cuda"};
+    for (int b = 0; b < 2; b++) {
+        if (b == 1 && !have_cuda()) {
+            printf("  %s: no CUDA device: GPU proof skipped\n", curve);
+            continue;
+        }
+        if (!DEMO_PATH(proof, "%s/proof-%s.json", cdir, backends[b]) ||
+            !DEMO_PATH(pub, "%s/public-%s.json", cdir, backends[b]))
+            return false;
+        char *prove[] = {"prove", "--backend", (char *)backends[b], zkey, wtns, proof, pub, NULL};
+        char *verify[] = {"verify", vkey, pub, proof, NULL};
+        snprintf(what, sizeof what, "%s: prove --backend %s", curve, backends[b]);
+        run_cmd(czk_cli_prove, prove, what);
+        snprintf(what, sizeof what, "%s: czk verify of the %s proof", curve, backends[b]);
+        run_cmd(czk_cli_verify, verify, what);
+    }
+    return true;
+}
+
+/* Part 3: JOBS.json of both circuits at four priorities, run through the engine. */
+static void demo_engine(const char *dir)
+{
+    char jobs[4200], out[4200];
+    if (!DEMO_PATH(jobs, "%s/jobs.json", dir) || !DEMO_PATH(out, "%s/proofs", dir))
+        return;
+    FILE *f = fopen(jobs, "w");
+    if (!f) {
+        report("engine: write jobs.json", false, 0);
+        return;
+    }
+    static const char *w4 = "[\"%s/witness.wtns\", \"%s/witness-1.wtns\", \"%s/witness-2.wtns\", "
+                            "\"%s/witness-3.wtns\"]";
+    static const struct {
+        const char *label, *circuit, *prio;
+        int at_ms;
+    } J[] = {
+        {"bn-low-1", "bn254", "low", 0},          {"bn-low-2", "bn254", "low", 0},
+        {"bls-low-1", "bls12_381", "low", 0},     {"bn-normal", "bn254", "normal", 0},
+        {"bls-normal", "bls12_381", "normal", 0}, {"bn-high", "bn254", "high", 150},
+        {"bls-critical", "bls12_381", "critical", 300},
+    };
+    fprintf(f, "{\n  \"circuits\": {\"bn254\": \"bn254/circuit.zkey\", "
+               "\"bls12_381\": \"bls12_381/circuit.zkey\"},\n  \"jobs\": [\n");
+    for (size_t i = 0; i < sizeof J / sizeof J[0]; i++) {
+        fprintf(f, "    {\"label\": \"%s\", \"circuit\": \"%s\", \"priority\": \"%s\", "
+                   "\"submit_at_ms\": %d,\n     \"witnesses\": ", J[i].label, J[i].circuit,
+                J[i].prio, J[i].at_ms);
+        fprintf(f, w4, J[i].circuit, J[i].circuit, J[i].circuit, J[i].circuit);
+        fprintf(f, "}%s\n", i + 1 < sizeof J / sizeof J[0] ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    if (fclose(f) != 0) {
+        report("engine: write jobs.json", false, 0);
+        return;
+    }
+    printf("  %s: 7 jobs x 4 partitions; LOW and NORMAL at t=0, HIGH at 150 ms, CRITICAL at "
+           "300 ms\n", jobs);
+    char *batch[] = {"batch", "--out", out, jobs, NULL};
+    run_cmd(czk_cli_batch, batch, "engine: czk batch, every proof verified");
+}
+
 int czk_cli_demo(int argc, char **argv)
 {
-    const char *vectors = "tests/vectors/groth16";
+    const char *vectors = "tests/vectors/groth16", *dir = NULL;
+    char defdir[4096];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--vectors") && i + 1 < argc) {
             vectors = argv[++i];
+        } else if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
+            dir = argv[++i];
         } else {
-            fprintf(stderr, "usage: czk demo [--vectors DIR]\n");
+            fprintf(stderr, "usage: czk demo [--dir DIR] [--vectors DIR]\n");
             return 2;
         }
     }
-    printf("czk %s demo\nfields\n", czk_version());
+    if (!dir) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(defdir, sizeof defdir, "%s/czk-demo", tmp && tmp[0] == '/' ? tmp : "/tmp");
+        dir = defdir;
+    }
+    if (!czk_cli_make_dirs(dir)) {
+        fprintf(stderr, "czk demo: cannot create '%s'\n", dir);
+        return 2;
+    }
+    printf("czk %s demo (files in %s)\n1. arithmetic\nfields\n", czk_version(), dir);
     check_fp_bn254();
     check_fr_bn254();
     check_fp_bls12_381();
@@ -277,6 +404,14 @@ int czk_cli_demo(int argc, char **argv)
     verify_bundled(vectors);
     if (n_ok + n_fail == before)
         printf("  (none found)\n");
+    printf("2. prover\n");
+    bool circuits = demo_prover(dir, "bn254");
+    circuits &= demo_prover(dir, "bls12_381");
+    printf("3. engine\n");
+    if (circuits)
+        demo_engine(dir);
+    else
+        printf("  skipped: the circuits could not be made\n");
     printf("demo: %d passed, %d failed\n", n_ok, n_fail);
     return n_fail ? 1 : 0;
 }

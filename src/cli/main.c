@@ -21,6 +21,7 @@ static void usage(FILE *f)
                "                                        synthetic circuit + witness (see czk gen-circuit --help)\n"
                "  czk setup --dev circuit.r1cs out.zkey [--seed S] [--threads N]\n"
                "                                        INSECURE single-party Groth16 setup (development only)\n"
+               "  czk batch [options] JOBS.json         run proving jobs through the engine (see czk batch --help)\n"
                "  czk bench prove|engine|ntt|eval|msm|field [options]\n"
                "                                        benchmarks (see czk bench --help)\n"
                "  czk --version | --help\n",
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
         return czk_cli_gen_circuit(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench"))
         return czk_cli_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "batch"))
+        return czk_cli_batch(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup"))
         return czk_cli_setup(argc - 1, argv + 1);
     fprintf(stderr, "czk: unknown command '%s'\n", cmd);

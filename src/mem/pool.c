@@ -91,7 +91,7 @@ enum czk_status czk_pool_new(czk_pool_t *out, const struct czk_allocator *alloc,
     if (!alloc->alloc || !alloc->free)
         return CZK_ERR_INVALID_ARG;
     uint64_t slab_bytes = page_round(slab_size);
-    if (slab_bytes > UINT64_MAX / n_slabs)
+    if (slab_bytes < slab_size || slab_bytes > UINT64_MAX / n_slabs) /* rounding wrapped */
         return CZK_ERR_INVALID_ARG;
     uint64_t total = slab_bytes * n_slabs;
     if (budget && !czk_budget_try_reserve(budget, total))
