@@ -724,11 +724,10 @@ enum czk_status czk_zkey_peek(struct czk_zkey_info *info, const char *path, char
     if (st != CZK_OK)
         return st;
     st = czk_binfile_parse(&bf, path, z.file.data, z.file.size, "zkey", 1, 1, err, errlen);
-    if (st == CZK_OK) {
+    bool parsed = st == CZK_OK;
+    if (parsed)
         st = zkey_header(&z, &bf, s, &cv, &hdr_off, path, err, errlen);
-        czk_binfile_free(&bf);
-    }
-    if (st == CZK_OK) {
+    if (st == CZK_OK) { /* s[] points into bf: freed below */
         memset(info, 0, sizeof *info);
         info->curve = z.curve;
         info->n8q = z.n8q;
@@ -752,6 +751,8 @@ enum czk_status czk_zkey_peek(struct czk_zkey_info *info, const char *path, char
                 info->heap_bytes += s[ps[k].id]->size;
         }
     }
+    if (parsed)
+        czk_binfile_free(&bf);
     czk_mapped_file_close(&z.file);
     return st;
 }
