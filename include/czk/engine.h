@@ -178,7 +178,8 @@ CZK_API const struct czk_engine_prover_i *czk_engine_prover_default(void);
  *
  * When a slab holds the witness (pool configured) W is taken from the pool, whose bytes
  * are reserved in the host budget for its lifetime, and is not reserved again. The
- * bound is checked against the measured peak of a real CPU proof in test_engine_real.
+ * bound is checked against the sampled heap peak of real CPU proofs (test_engine:
+ * test_need_bound; generous for small circuits, where the MSM uses fewer buckets).
  */
 CZK_API void czk_engine_partition_need(const struct czk_prover_key_info *info, bool gpu,
                                        unsigned threads, uint64_t *host_bytes,

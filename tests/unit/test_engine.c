@@ -8,8 +8,10 @@
  *    reservations, slabs and in-flight jobs released on every failure path (a fault
  *    injected at admission, witness load, start and finish); the host budget never
  *    exceeded with many concurrent jobs (sampled); one engine-mutex acquisition per
- *    partition in the hot loop (counted); a full queue answers CZK_ERR_BUSY; bad specs.
+ *    partition in the hot loop (counted); a full queue answers CZK_ERR_BUSY; bad specs;
+ *  - czk_engine_partition_need against the measured heap peak of real proofs.
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -21,6 +23,8 @@
 
 #include "czk/engine.h"
 #include "engine/srs.h"
+#include "groth16/gencircuit.h"
+#include "groth16/setup_dev.h"
 #include "mem/mem.h"
 
 #define VEC(curve, c, f) CZK_VECTORS_DIR "/groth16/" curve "/" c "/" f
@@ -733,6 +737,87 @@ static void test_timeline(void **state)
     tagged_free(&t);
 }
 
+/* ---- the memory-need formula against a real proof ------------------------------------------ */
+
+struct heap_sampler {
+    atomic_bool stop;
+    size_t peak;
+};
+
+static size_t heap_now(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+static void *heap_main(void *arg)
+{
+    struct heap_sampler *h = arg;
+    while (!atomic_load(&h->stop)) {
+        size_t n = heap_now();
+        if (n > h->peak)
+            h->peak = n;
+        sleep_us(20);
+    }
+    return NULL;
+}
+
+/* czk_engine_partition_need (CPU) >= the heap growth of one proof of a 2^12 circuit, on
+ * both curves (sampled every 20 us, so the measured peak is a lower bound). */
+static void test_need_bound(void **state)
+{
+    (void)state;
+    static const enum czk_groth16_curve curves[] = {CZK_GROTH16_CURVE_BN254,
+                                                    CZK_GROTH16_CURVE_BLS12_381};
+    char err[256] = "", path[] = "/tmp/czk-test-engine-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    for (int c = 0; c < 2; c++) {
+        struct czk_gen_params gp = {curves[c], CZK_GEN_SHAPE_MUL, (1u << 12) - 3, 0, 5, 2, 0};
+        struct czk_gen_circuit g;
+        assert_int_equal(czk_gen_circuit(&g, &gp, err, sizeof err), CZK_OK);
+        struct czk_setup_toxic t;
+        uint8_t seed[32] = {9};
+        assert_int_equal(czk_setup_toxic_derive(&t, curves[c], seed, 12), CZK_OK);
+        assert_int_equal(czk_setup_dev(&g.r1cs, &t, path, 2, err, sizeof err), CZK_OK);
+        czk_prover_key_t key;
+        czk_witness_t w;
+        czk_backend_t be;
+        assert_int_equal(czk_prover_key_load(&key, path, CZK_PROVER_KEY_TRUST, 2, err, sizeof err),
+                         CZK_OK);
+        assert_int_equal(czk_witness_wrap(&w, curves[c], (const uint64_t(*)[4])g.witness,
+                                          g.r1cs.n_wires, err, sizeof err),
+                         CZK_OK);
+        assert_int_equal(czk_backend_init_by_name(&be, "cpu", 2, err, sizeof err), CZK_OK);
+        struct czk_prover_key_info info;
+        czk_prover_key_get_info(key, &info);
+        uint64_t need, dev;
+        czk_engine_partition_need(&info, false, 2, &need, &dev);
+        struct czk_groth16_proof proof;
+        struct czk_groth16_public pub;
+        struct heap_sampler h = {false, 0};
+        size_t base = heap_now();
+        h.peak = base;
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, heap_main, &h), 0);
+        assert_int_equal(czk_prove(key, be, w, NULL, &proof, &pub, err, sizeof err), CZK_OK);
+        atomic_store(&h.stop, true);
+        pthread_join(th, NULL);
+        size_t grown = h.peak - base;
+        print_message("%s 2^12: formula %llu bytes, measured heap peak +%zu bytes\n",
+                      czk_groth16_curve_name(curves[c]), (unsigned long long)need, grown);
+        assert_true(grown > 0);
+        assert_true(need >= grown);
+        czk_groth16_public_free(&pub);
+        czk_backend_free(be);
+        czk_witness_free(w);
+        czk_prover_key_free(key);
+        czk_gen_circuit_free(&g);
+    }
+    unlink(path);
+}
+
 int main(void)
 {
     czk_test_seed_init("test_engine");
@@ -741,7 +826,7 @@ int main(void)
         cmocka_unit_test(test_real_proofs),     cmocka_unit_test(test_priority_order),
         cmocka_unit_test(test_cancel_states),   cmocka_unit_test(test_faults_release),
         cmocka_unit_test(test_budget_bound),    cmocka_unit_test(test_busy_and_bad_specs),
-        cmocka_unit_test(test_timeline),
+        cmocka_unit_test(test_timeline),        cmocka_unit_test(test_need_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
