@@ -9,6 +9,7 @@
  */
 #include <stdatomic.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -425,6 +426,8 @@ static void test_budget_hammer(void **state)
     pthread_t s, t[HAMMER_THREADS];
     struct hammer ht[HAMMER_THREADS];
     assert_int_equal(pthread_create(&s, NULL, sampler_thread, &h), 0);
+    while (atomic_load(&h.samples) == 0) /* sampling before the hammers start */
+        sched_yield();
     for (unsigned i = 0; i < HAMMER_THREADS; i++) {
         memset(&ht[i], 0, sizeof ht[i]); /* not a copy of h: the sampler writes its atomics */
         ht[i].b = h.b;
