@@ -5,8 +5,10 @@
  * free memory checked first so an oversized request is reported as "cuda0: need X bytes,
  * Y free" instead of failing somewhere inside the driver), pinned host memory
  * (cudaHostAlloc, pageable fallback), and the op slots: NTT (ntt.cu), sparse evaluation,
- * quotient and Montgomery->canonical (eval.cu). The MSM slot stays empty until the device
- * MSM lands, so MSMs run on the CPU through the dispatch layer's fallback.
+ * quotient and Montgomery->canonical (eval.cu), G1/G2 MSM (msm.cu, msm_g2.cu). The MSM reads
+ * bases and scalars where they are: device buffers (the prover keeps a key's bases resident
+ * per device and uploads the witness once per proof); its scratch is allocated per call with
+ * the free-memory prediction of czk_cuda_dev_alloc.
  *
  * Faults: every CUDA call is checked (cuda_check.h). A sticky error marks the device lost:
  * from then on its contexts return CZK_ERR_DEVICE_LOST, `supports` answers false (the
@@ -27,6 +29,7 @@
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_bench.h"
 #include "cuda/cuda_internal.h"
+#include "cuda/msm_cuda.h"
 
 /* ---- errors and health ---------------------------------------------------------------- */
 
@@ -212,7 +215,7 @@ static bool dev_supports(czk_device_t dev, enum czk_groth16_curve curve, enum cz
         return true;
     case CZK_BACKEND_OP_MSM_G1:
     case CZK_BACKEND_OP_MSM_G2:
-        return false; /* no device MSM yet: the CPU runs it */
+        return lg_n <= 30; /* point indices in 31 bits */
     }
     return false;
 }
@@ -359,6 +362,30 @@ static enum czk_status be_to_canonical(czk_backend_t be, enum czk_groth16_curve 
     return czk_cuda_to_canonical_run(czk_cuda_ctx_of(be), curve, data->ptr, n);
 }
 
+static enum czk_status be_msm(czk_backend_t be, enum czk_groth16_curve curve, unsigned group,
+                              czk_buf_t bases, czk_buf_t scalars, size_t scalar_off, size_t n,
+                              void *out)
+{
+    struct czk_cuda_ctx *x = czk_cuda_ctx_of(be);
+    enum czk_status st = czk_cuda_enter(x);
+    if (st != CZK_OK)
+        return st;
+    size_t need = czk_cuda_msm_scratch_bytes(curve, group, n);
+    if (need == 0)
+        return czk_errf(CZK_ERR_INVALID_ARG, x->err, sizeof x->err,
+                        "%s: msm: bad curve %d or group %u", x->d->name, (int)curve, group);
+    void *scratch = NULL;
+    st = czk_cuda_dev_alloc(x->d, need, &scratch, x->err, sizeof x->err);
+    if (st != CZK_OK)
+        return st;
+    st = czk_cuda_msm(x->stream, curve, group, bases->ptr, (const uint8_t *)scalars->ptr + scalar_off * 32,
+                      n, out, scratch, x->err, sizeof x->err);
+    if (st == CZK_ERR_DEVICE_LOST)
+        czk_cuda_mark_lost(x->d->ordinal);
+    czk_cuda_dev_free(x->d, scratch);
+    return st;
+}
+
 static const struct czk_backend_i g_be_iface = {
     /* .free = */ be_free,
     /* .synchronize = */ be_sync,
@@ -368,7 +395,7 @@ static const struct czk_backend_i g_be_iface = {
     /* .buf_get_async = */ be_buf_get_async,
     /* .buf_from_host = */ be_buf_from_host,
     /* .ntt = */ be_ntt,
-    /* .msm = */ NULL, /* CPU fallback until the device MSM lands */
+    /* .msm = */ be_msm,
     /* .sparse_eval = */ be_sparse_eval,
     /* .quotient = */ be_quotient,
     /* .to_canonical = */ be_to_canonical,

@@ -37,6 +37,9 @@ template <class F> CZK_HD F from_bool(bool v)
     return r;
 }
 
+template <class F> CZK_HD F mul_alt(const F &a, const F &b) { return F::mul_wide(a, b); }
+template <class F> CZK_HD fp2<F> mul_alt(const fp2<F> &a, const fp2<F> &b) { return fp2<F>::mul(a, b); }
+
 template <class F> CZK_HD void apply_op(int op, const uint64_t *a, const uint64_t *b, uint64_t *out)
 {
     F x = ld<F>(a), y = ld<F>(b), r;
@@ -46,7 +49,7 @@ template <class F> CZK_HD void apply_op(int op, const uint64_t *a, const uint64_
     case CZK_CUDA_OP_NEG: r = F::neg(x); break;
     case CZK_CUDA_OP_DBL: r = F::dbl(x); break;
     case CZK_CUDA_OP_MUL: r = F::mul(x, y); break;
-    case CZK_CUDA_OP_MUL_ALT: r = x * y; break;
+    case CZK_CUDA_OP_MUL_ALT: r = mul_alt(x, y); break;
     case CZK_CUDA_OP_SQR: r = F::sqr(x); break;
     case CZK_CUDA_OP_FROM_CANONICAL: r = F::from_canonical(x); break;
     case CZK_CUDA_OP_TO_CANONICAL: r = F::to_canonical(x); break;
@@ -127,4 +130,162 @@ extern "C" enum czk_status czk_cuda_test_field(enum czk_cuda_field field, enum c
     case CZK_CUDA_FP2_BLS12_381: return test_field<fp2_bls12_381>(op, a, b, out, n, on_host, err, errlen);
     }
     return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "unknown field %d", (int)field);
+}
+
+/* ---- microbenchmarks ---------------------------------------------------------------------------- */
+namespace {
+
+constexpr int BENCH_CHAINS = 4;  /* independent products per thread */
+constexpr int BENCH_ITERS = 256; /* dependent products per chain */
+
+template <class F, int VARIANT> __global__ void __launch_bounds__(256) bench_mul_kernel(uint64_t *sink, uint32_t seed)
+{
+    F x[BENCH_CHAINS], y = F::one();
+    uint32_t s = seed ^ (blockIdx.x * blockDim.x + threadIdx.x) * 2654435761u;
+#pragma unroll
+    for (int k = 0; k < BENCH_CHAINS; k++)
+#pragma unroll
+        for (int i = 0; i < F::N; i++) {
+            s = s * 1664525u + 1013904223u;
+            x[k].limb[i] = i == F::N - 1 ? s >> 8 : s; /* below every modulus here */
+        }
+#pragma unroll
+    for (int i = 0; i < F::N; i++)
+        y.limb[i] ^= i == F::N - 1 ? 0 : seed;
+#pragma unroll 1
+    for (int it = 0; it < BENCH_ITERS; it++) {
+#pragma unroll
+        for (int k = 0; k < BENCH_CHAINS; k++)
+            x[k] = VARIANT == 0 ? F::mul(x[k], y) : F::mul_wide(x[k], y);
+    }
+    uint32_t acc = 0;
+#pragma unroll
+    for (int k = 0; k < BENCH_CHAINS; k++)
+#pragma unroll
+        for (int i = 0; i < F::N; i++)
+            acc ^= x[k].limb[i];
+    if (acc == 0x12345678u) /* practically never: keeps the work alive */
+        sink[0] = acc;
+}
+
+constexpr int IMAD_CHAINS = 8;
+constexpr int IMAD_ITERS = 4096;
+
+__global__ void __launch_bounds__(256) bench_imad_kernel(uint32_t *sink, uint32_t seed)
+{
+    uint32_t a[IMAD_CHAINS], b = seed | 1, c = seed >> 3;
+#pragma unroll
+    for (int k = 0; k < IMAD_CHAINS; k++)
+        a[k] = threadIdx.x + k * 7919u + seed;
+#pragma unroll 1
+    for (int it = 0; it < IMAD_ITERS; it += 16) {
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+#pragma unroll
+            for (int k = 0; k < IMAD_CHAINS; k++)
+                asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(a[k]) : "r"(b), "r"(c));
+    }
+    uint32_t acc = 0;
+#pragma unroll
+    for (int k = 0; k < IMAD_CHAINS; k++)
+        acc ^= a[k];
+    if (acc == 0x12345678u)
+        sink[0] = acc;
+}
+
+int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* median over reps of the time of `launch` (ms) */
+template <class L> enum czk_status time_launches(L launch, unsigned reps, double *ms_med, char *err, size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    double t[64];
+    if (reps < 1)
+        reps = 1;
+    if (reps > 64)
+        reps = 64;
+    CZK_CU_CHECK(cudaEventCreate(&e0));
+    CZK_CU_CHECK(cudaEventCreate(&e1));
+    CZK_CU_LAUNCH(launch()); /* warm-up */
+    CZK_CU_CHECK(cudaDeviceSynchronize());
+    for (unsigned r = 0; r < reps; r++) {
+        float ms = 0;
+        CZK_CU_CHECK(cudaEventRecord(e0));
+        CZK_CU_LAUNCH(launch());
+        CZK_CU_CHECK(cudaEventRecord(e1));
+        CZK_CU_CHECK(cudaEventSynchronize(e1));
+        CZK_CU_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        t[r] = ms;
+    }
+    qsort(t, reps, sizeof t[0], cmp_d);
+    *ms_med = reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+out:
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    return st;
+}
+
+int device_sms()
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0)
+        sms = 132;
+    return sms;
+}
+
+template <class F, int V> enum czk_status bench_field(unsigned reps, double *gmul_s, char *err, size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    uint64_t *sink = nullptr;
+    double ms = 0;
+    unsigned blocks = (unsigned)device_sms() * 16, threads = 256;
+    CZK_CU_CHECK(cudaMalloc(&sink, 64));
+    st = time_launches([&] { bench_mul_kernel<F, V><<<blocks, threads>>>(sink, 0x9e3779b9u); }, reps, &ms, err,
+                       errlen);
+    if (st == CZK_OK)
+        *gmul_s = (double)blocks * threads * BENCH_CHAINS * BENCH_ITERS / (ms * 1e-3) / 1e9;
+out:
+    if (sink)
+        cudaFree(sink);
+    return st;
+}
+
+} /* namespace */
+
+extern "C" enum czk_status czk_cuda_bench_field(enum czk_cuda_field field, int variant, unsigned reps,
+                                                double *gmul_s, char *err, size_t errlen)
+{
+    bool w = variant == 1;
+    switch (field) {
+    case CZK_CUDA_FR_BN254: return w ? bench_field<fr_bn254, 1>(reps, gmul_s, err, errlen) : bench_field<fr_bn254, 0>(reps, gmul_s, err, errlen);
+    case CZK_CUDA_FP_BN254: return w ? bench_field<fp_bn254, 1>(reps, gmul_s, err, errlen) : bench_field<fp_bn254, 0>(reps, gmul_s, err, errlen);
+    case CZK_CUDA_FR_BLS12_381: return w ? bench_field<fr_bls12_381, 1>(reps, gmul_s, err, errlen) : bench_field<fr_bls12_381, 0>(reps, gmul_s, err, errlen);
+    case CZK_CUDA_FP_BLS12_381: return w ? bench_field<fp_bls12_381, 1>(reps, gmul_s, err, errlen) : bench_field<fp_bls12_381, 0>(reps, gmul_s, err, errlen);
+    default: break;
+    }
+    return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "bench field: prime fields only");
+}
+
+extern "C" enum czk_status czk_cuda_bench_imad(unsigned reps, double *timad_s, char *err, size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    uint32_t *sink = nullptr;
+    double ms = 0;
+    unsigned blocks = (unsigned)device_sms() * 16, threads = 256;
+    CZK_CU_CHECK(cudaMalloc(&sink, 64));
+    st = time_launches([&] { bench_imad_kernel<<<blocks, threads>>>(sink, 0x9e3779b9u); }, reps, &ms, err, errlen);
+    if (st == CZK_OK)
+        *timad_s = (double)blocks * threads * IMAD_CHAINS * IMAD_ITERS / (ms * 1e-3) / 1e12;
+out:
+    if (sink)
+        cudaFree(sink);
+    return st;
 }

@@ -57,6 +57,25 @@ enum czk_status czk_cuda_test_field(enum czk_cuda_field field, enum czk_cuda_fie
                                     const uint64_t *a, const uint64_t *b, uint64_t *out, size_t n,
                                     int on_host, char *err, size_t errlen);
 
+/*
+ * Field multiplication throughput on the current device: `variant` 0 = F::mul (CIOS on PTX
+ * carry chains), 1 = F::mul_wide (64-bit products); *gmul_s = multiplications per second / 1e9,
+ * median of `reps` timed launches filling the device. czk_cuda_bench_imad measures the IMAD
+ * (32-bit multiply-add) rate of independent chains, the ceiling field code is measured against,
+ * in 1e12 per second.
+ */
+enum czk_status czk_cuda_bench_field(enum czk_cuda_field field, int variant, unsigned reps,
+                                     double *gmul_s, char *err, size_t errlen);
+enum czk_status czk_cuda_bench_imad(unsigned reps, double *timad_s, char *err, size_t errlen);
+
+/*
+ * d_bases[i] = (i + 1)·G for i < n (G the group's generator), affine zkey layout, computed on the
+ * current device (blocks of consecutive multiples: one small scalar multiplication per block,
+ * then additions of G). For large MSM tests and benches without host scalar multiplications.
+ */
+enum czk_status czk_cuda_make_running_bases(enum czk_groth16_curve curve, unsigned group,
+                                            void *d_bases, size_t n, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,7 +19,12 @@
 #include "czk/czk_ff.h"
 
 #ifdef CZK_USE_CUDA
+#include <unistd.h>
+
+#include "backend/backend_impl.h"
+#include "czk/czk_ec.h"
 #include "cuda/field_bench.h"
+#include "cuda/msm_cuda.h"
 
 enum czk_status czk_cuda_device_count(int *count);
 
@@ -257,6 +262,208 @@ static void test_field_device(void **state)
     (void)state;
     check_fields(0);
 }
+
+/* ---- MSM ------------------------------------------------------------------------------------------- */
+#define MSM_MAX_LOG 20
+
+struct group_info {
+    const char *name;
+    enum czk_groth16_curve curve;
+    unsigned group;
+    size_t aff_bytes, jac_bytes;
+    const uint64_t *(*r)(void);
+    void (*make_bases)(void *out, size_t n);
+    void (*to_affine)(void *aff, const void *jac);
+    void (*neg_affine)(void *p); /* p = -p in place */
+};
+
+/* random-looking bases: P_0 = k G, P_i = P_{i-1} + Q_{i mod 4} with random multiples Q_j of G */
+#define GROUP_FNS(G, FR, F)                                                                        \
+    static void G##_make_bases(void *out, size_t n)                                                \
+    {                                                                                              \
+        struct czk_##G##_affine g;                                                                 \
+        struct czk_##G gj, q[4], cur;                                                              \
+        struct czk_##G *tmp = malloc(n * sizeof *tmp);                                             \
+        struct czk_##F *scr = malloc(n * sizeof *scr);                                             \
+        assert_non_null(tmp);                                                                      \
+        assert_non_null(scr);                                                                      \
+        czk_##G##_generator(&g);                                                                   \
+        czk_##G##_from_affine(&gj, &g);                                                            \
+        for (int j = 0; j < 4; j++) {                                                              \
+            uint64_t k[4];                                                                         \
+            rand_below(k, czk_##FR##_modulus(), 4);                                                \
+            czk_##G##_mul_limbs(&q[j], &gj, k, 4);                                                 \
+        }                                                                                          \
+        uint64_t k0[4];                                                                            \
+        rand_below(k0, czk_##FR##_modulus(), 4);                                                   \
+        czk_##G##_mul_limbs(&cur, &gj, k0, 4);                                                     \
+        for (size_t i = 0; i < n; i++) {                                                           \
+            tmp[i] = cur;                                                                          \
+            czk_##G##_add(&cur, &cur, &q[i & 3]);                                                  \
+        }                                                                                          \
+        czk_##G##_batch_to_affine(out, tmp, n, scr);                                               \
+        free(tmp);                                                                                 \
+        free(scr);                                                                                 \
+    }                                                                                              \
+    static void G##_to_aff(void *aff, const void *jac) { czk_##G##_to_affine(aff, jac); }          \
+    static void G##_neg_aff(void *p)                                                               \
+    {                                                                                              \
+        struct czk_##G##_affine a;                                                                 \
+        memcpy(&a, p, sizeof a);                                                                   \
+        czk_##G##_affine_neg(&a, &a);                                                              \
+        memcpy(p, &a, sizeof a);                                                                   \
+    }
+GROUP_FNS(g1_bn254, fr_bn254, fp_bn254)
+GROUP_FNS(g2_bn254, fr_bn254, fp2_bn254)
+GROUP_FNS(g1_bls12_381, fr_bls12_381, fp_bls12_381)
+GROUP_FNS(g2_bls12_381, fr_bls12_381, fp2_bls12_381)
+
+static const struct group_info groups[] = {
+    {"g1_bn254", CZK_GROTH16_CURVE_BN254, 1, sizeof(struct czk_g1_bn254_affine),
+     sizeof(struct czk_g1_bn254), czk_fr_bn254_modulus, g1_bn254_make_bases, g1_bn254_to_aff, g1_bn254_neg_aff},
+    {"g2_bn254", CZK_GROTH16_CURVE_BN254, 2, sizeof(struct czk_g2_bn254_affine),
+     sizeof(struct czk_g2_bn254), czk_fr_bn254_modulus, g2_bn254_make_bases, g2_bn254_to_aff, g2_bn254_neg_aff},
+    {"g1_bls12_381", CZK_GROTH16_CURVE_BLS12_381, 1, sizeof(struct czk_g1_bls12_381_affine),
+     sizeof(struct czk_g1_bls12_381), czk_fr_bls12_381_modulus, g1_bls12_381_make_bases,
+     g1_bls12_381_to_aff, g1_bls12_381_neg_aff},
+    {"g2_bls12_381", CZK_GROTH16_CURVE_BLS12_381, 2, sizeof(struct czk_g2_bls12_381_affine),
+     sizeof(struct czk_g2_bls12_381), czk_fr_bls12_381_modulus, g2_bls12_381_make_bases,
+     g2_bls12_381_to_aff, g2_bls12_381_neg_aff},
+};
+
+static unsigned host_threads(void)
+{
+    long t = sysconf(_SC_NPROCESSORS_ONLN);
+    return t > 0 ? (unsigned)t : 1;
+}
+
+/* GPU result == CPU result (compared as affine points); output poisoned first */
+static void check_msm(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
+                      const char *what)
+{
+    uint8_t got[1024], want[1024], ga[512], wa[512];
+    char err[256] = "";
+    memset(got, 0xa5, sizeof got);
+    memset(want, 0x5a, sizeof want);
+    enum czk_status st = czk_cuda_msm_host(g->curve, g->group, bases, sc, n, got, 1, NULL, err, sizeof err);
+    if (st != CZK_OK)
+        fail_msg("%s %s n=%zu: %s (%s)", g->name, what, n, czk_status_str(st), err);
+    assert_int_equal(czk_cpu_msm(g->curve, g->group, bases, sc, n, want, host_threads()), CZK_OK);
+    memset(ga, 0x11, sizeof ga);
+    memset(wa, 0x22, sizeof wa);
+    g->to_affine(ga, got);
+    g->to_affine(wa, want);
+    if (memcmp(ga, wa, g->aff_bytes) != 0) {
+        struct czk_cuda_msm_stats stt;
+        czk_cuda_msm_last_stats(&stt);
+        fail_msg("%s %s n=%zu: GPU MSM differs from the CPU (c=%u windows=%u chunk=%u levels=%u "
+                 "general=%zu ones=%zu)",
+                 g->name, what, n, stt.c, stt.windows, stt.chunk, stt.levels, stt.n_general, stt.n_ones);
+    }
+}
+
+static void msm_group(const struct group_info *g)
+{
+    size_t nmax = (size_t)1 << MSM_MAX_LOG;
+    uint8_t *bases = malloc(nmax * g->aff_bytes), *b2 = malloc(nmax * g->aff_bytes);
+    uint64_t(*sc)[4] = malloc(nmax * sizeof *sc);
+    assert_non_null(bases);
+    assert_non_null(b2);
+    assert_non_null(sc);
+    g->make_bases(bases, nmax);
+    for (size_t i = 0; i < nmax; i++)
+        rand_below(sc[i], g->r(), 4);
+
+    /* sizes: random scalars */
+    static const size_t small[] = {0, 1, 2, 3, 5, 31, 100, 1000, 4097};
+    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++)
+        check_msm(g, bases, (const uint64_t(*)[4])sc, small[k], "random");
+    for (unsigned lg = 4; lg <= MSM_MAX_LOG; lg += 2)
+        check_msm(g, bases, (const uint64_t(*)[4])sc, (size_t)1 << lg, "random");
+
+    /* 0/1/r-1/2 mixes with duplicate and infinity bases */
+    size_t nm = (size_t)1 << 16;
+    uint64_t(*mix)[4] = malloc(nm * sizeof *mix);
+    assert_non_null(mix);
+    memcpy(b2, bases, nm * g->aff_bytes);
+    for (size_t i = 0; i < nm; i++) {
+        memcpy(mix[i], sc[i], 32);
+        switch (i % 7) {
+        case 0:
+        case 1: memset(mix[i], 0, 32); break;
+        case 2: memset(mix[i], 0, 32), mix[i][0] = 1; break;
+        case 3: memcpy(mix[i], g->r(), 32), mix[i][0] -= 1; break; /* r - 1: r is odd */
+        case 4: if (i % 3 == 0) memset(mix[i], 0, 32), mix[i][0] = 2; break;
+        default: break;
+        }
+        if (i % 11 == 5)
+            memcpy(b2 + i * g->aff_bytes, b2 + (i / 2) * g->aff_bytes, g->aff_bytes); /* duplicate */
+        if (i % 13 == 6)
+            memset(b2 + i * g->aff_bytes, 0, g->aff_bytes); /* infinity */
+        if (i % 17 == 3) { /* P and -P with the same scalar: they cancel in every bucket */
+            memcpy(b2 + i * g->aff_bytes, b2 + (i - 1) * g->aff_bytes, g->aff_bytes);
+            g->neg_affine(b2 + i * g->aff_bytes);
+            memcpy(mix[i], mix[i - 1], 32);
+        }
+    }
+    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++)
+        check_msm(g, b2, (const uint64_t(*)[4])mix, small[k], "mixed");
+    check_msm(g, b2, (const uint64_t(*)[4])mix, nm, "mixed");
+    /* only zeros and ones */
+    for (size_t i = 0; i < nm; i++) {
+        memset(mix[i], 0, 32);
+        mix[i][0] = (i * 2654435761u >> 7) & 1;
+    }
+    check_msm(g, b2, (const uint64_t(*)[4])mix, nm, "zeros+ones");
+    memset(mix, 0, nm * sizeof *mix);
+    check_msm(g, b2, (const uint64_t(*)[4])mix, nm, "all zero");
+    /* one scalar for every point: every window is one huge bucket (multi-pass accumulation) */
+    for (size_t i = 0; i < nm; i++)
+        memcpy(mix[i], sc[7], 32);
+    check_msm(g, bases, (const uint64_t(*)[4])mix, nm, "equal scalars");
+    /* small scalars: few buckets, long runs */
+    for (size_t i = 0; i < nm; i++) {
+        memset(mix[i], 0, 32);
+        mix[i][0] = 2 + i % 5;
+    }
+    check_msm(g, bases, (const uint64_t(*)[4])mix, nm, "small scalars");
+    /* the same point everywhere (doublings inside buckets) */
+    for (size_t i = 0; i < 4096; i++)
+        memcpy(b2 + i * g->aff_bytes, bases, g->aff_bytes);
+    check_msm(g, b2, (const uint64_t(*)[4])sc, 4096, "one base");
+    /* every window width */
+    static const unsigned cs[] = {2, 3, 4, 5, 7, 8, 11, 13, 16, 17, 19, 20};
+    for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+        czk_cuda_msm_force_window(cs[k]);
+        check_msm(g, bases, (const uint64_t(*)[4])sc, 3000, "forced window");
+        check_msm(g, b2, (const uint64_t(*)[4])sc, 3000, "forced window, one base");
+    }
+    czk_cuda_msm_force_window(0);
+    free(mix);
+    free(bases);
+    free(b2);
+    free(sc);
+}
+
+static void test_msm_g1_bn254(void **state) { (void)state; msm_group(&groups[0]); }
+static void test_msm_g2_bn254(void **state) { (void)state; msm_group(&groups[1]); }
+static void test_msm_g1_bls12_381(void **state) { (void)state; msm_group(&groups[2]); }
+static void test_msm_g2_bls12_381(void **state) { (void)state; msm_group(&groups[3]); }
+
+static void test_msm_bad_args(void **state)
+{
+    (void)state;
+    uint8_t out[512];
+    char err[128];
+    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_BN254, 3, NULL, NULL, 0, out, NULL, err, sizeof err),
+                     CZK_ERR_INVALID_ARG);
+    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_NONE, 1, NULL, NULL, 0, out, NULL, err, sizeof err),
+                     CZK_ERR_INVALID_ARG);
+    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_BN254, 1, NULL, NULL, 5, out, NULL, err, sizeof err),
+                     CZK_ERR_INVALID_ARG);
+    assert_true(czk_cuda_msm_scratch_bytes(CZK_GROTH16_CURVE_BN254, 1, 1000) > 0);
+    assert_int_equal(czk_cuda_msm_scratch_bytes(CZK_GROTH16_CURVE_BN254, 3, 1000), 0);
+}
 #endif /* CZK_USE_CUDA */
 
 int main(void)
@@ -273,7 +480,9 @@ int main(void)
         return 77;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_field_device),
+        cmocka_unit_test(test_field_device),       cmocka_unit_test(test_msm_bad_args),
+        cmocka_unit_test(test_msm_g1_bn254),       cmocka_unit_test(test_msm_g1_bls12_381),
+        cmocka_unit_test(test_msm_g2_bn254),       cmocka_unit_test(test_msm_g2_bls12_381),
     };
     return cmocka_run_group_tests_name("cuda_device", tests, NULL, NULL);
 #else

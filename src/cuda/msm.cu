@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * czk CUDA: Pippenger MSM on the device, C API (msm_cuda.h) and G1; G2 is instantiated in
+ * msm_g2.cu. The algorithm is described in msm_impl.cuh.
+ */
+#include "cuda/field_bench.h"
+#include "cuda/msm_impl.cuh"
+
+namespace czk_msm_state {
+thread_local unsigned forced_c = 0;
+thread_local struct czk_cuda_msm_stats last_stats;
+} /* namespace czk_msm_state */
+
+/* msm_g2.cu */
+enum czk_status czk_msm_g2_run(enum czk_groth16_curve curve, cudaStream_t stream, const uint64_t *bases,
+                               const uint64_t *scalars, size_t n, uint64_t *host_out, void *d_scratch,
+                               char *err, size_t errlen);
+size_t czk_msm_g2_scratch(enum czk_groth16_curve curve, size_t n);
+
+extern "C" size_t czk_cuda_msm_scratch_bytes(enum czk_groth16_curve curve, unsigned group, size_t n)
+{
+    if (n == 0)
+        n = 1;
+    if (curve == CZK_GROTH16_CURVE_BN254)
+        return group == 1 ? scratch_for<g1_bn254_t>(n) : group == 2 ? czk_msm_g2_scratch(curve, n) : 0;
+    if (curve == CZK_GROTH16_CURVE_BLS12_381)
+        return group == 1 ? scratch_for<g1_bls12_381_t>(n) : group == 2 ? czk_msm_g2_scratch(curve, n) : 0;
+    return 0;
+}
+
+extern "C" enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, unsigned group,
+                                        const void *d_bases, const void *d_scalars, size_t n, void *out,
+                                        void *d_scratch, char *err, size_t errlen)
+{
+    const uint64_t *b = (const uint64_t *)d_bases, *s = (const uint64_t *)d_scalars;
+    uint64_t *o = (uint64_t *)out;
+    if (!out || (n && (!d_bases || !d_scalars)))
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: NULL argument");
+    if (curve == CZK_GROTH16_CURVE_BN254) {
+        if (group == 1)
+            return msm_impl<g1_bn254_t>(stream, b, s, n, o, d_scratch, err, errlen);
+        if (group == 2)
+            return czk_msm_g2_run(curve, stream, b, s, n, o, d_scratch, err, errlen);
+    } else if (curve == CZK_GROTH16_CURVE_BLS12_381) {
+        if (group == 1)
+            return msm_impl<g1_bls12_381_t>(stream, b, s, n, o, d_scratch, err, errlen);
+        if (group == 2)
+            return czk_msm_g2_run(curve, stream, b, s, n, o, d_scratch, err, errlen);
+    }
+    return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: bad curve %d or group %u", (int)curve, group);
+}
+
+extern "C" void czk_cuda_msm_last_stats(struct czk_cuda_msm_stats *stats) { *stats = last_stats; }
+
+extern "C" void czk_cuda_msm_force_window(unsigned c) { forced_c = c >= C_MIN && c <= C_MAX ? c : 0; }
+
+namespace {
+int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t base_bytes(enum czk_groth16_curve curve, unsigned group)
+{
+    size_t fb = curve == CZK_GROTH16_CURVE_BN254 ? 32 : curve == CZK_GROTH16_CURVE_BLS12_381 ? 48 : 0;
+    return 2 * fb * (group == 2 ? 2 : group == 1 ? 1 : 0);
+}
+
+/* Device out-of-memory predicted before allocating: CZK_ERR_DEVICE "need X bytes, Y free". */
+enum czk_status check_free(size_t bytes, const char *what, char *err, size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    size_t fr = 0, total = 0;
+    const size_t slack = (size_t)64 << 20;
+    CZK_CU_CHECK(cudaMemGetInfo(&fr, &total));
+    if (bytes > fr || fr - bytes < slack)
+        st = czk_errf(CZK_ERR_DEVICE, err, errlen, "cuda msm: %s: need %zu bytes, %zu free (of %zu)", what,
+                      bytes, fr, total);
+out:
+    return st;
+}
+
+enum czk_status run_timed(enum czk_groth16_curve curve, unsigned group, const void *d_bases,
+                          const uint64_t (*scalars)[4], size_t n, void *out, unsigned reps,
+                          double *ms_median, char *err, size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    cudaStream_t stream = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    void *d_scal = nullptr, *scratch = nullptr;
+    double *times = (double *)calloc(reps ? reps : 1, sizeof(double));
+    size_t sb = czk_cuda_msm_scratch_bytes(curve, group, n);
+    if (!times)
+        return czk_errf(CZK_ERR_NOMEM, err, errlen, "cuda msm: out of host memory");
+    if (reps == 0)
+        reps = 1;
+    if (sb == 0) {
+        free(times);
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: bad curve %d or group %u", (int)curve,
+                        group);
+    }
+    st = check_free(sb + (n ? n * 32 : 0), "msm scratch and scalars", err, errlen);
+    if (st != CZK_OK)
+        goto out;
+    CZK_CU_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CZK_CU_CHECK(cudaEventCreate(&e0));
+    CZK_CU_CHECK(cudaEventCreate(&e1));
+    if (n) {
+        CZK_CU_CHECK(cudaMalloc(&d_scal, n * 32));
+        CZK_CU_CHECK(cudaMemcpy(d_scal, scalars, n * 32, cudaMemcpyHostToDevice));
+    }
+    CZK_CU_CHECK(cudaMalloc(&scratch, sb ? sb : 1));
+    for (unsigned r = 0; r < reps; r++) {
+        float ms = 0;
+        CZK_CU_CHECK(cudaEventRecord(e0, stream));
+        st = czk_cuda_msm(stream, curve, group, d_bases, d_scal, n, out, scratch, err, errlen);
+        if (st != CZK_OK)
+            goto out;
+        CZK_CU_CHECK(cudaEventRecord(e1, stream));
+        CZK_CU_CHECK(cudaEventSynchronize(e1));
+        CZK_CU_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        times[r] = ms;
+    }
+    qsort(times, reps, sizeof(double), cmp_double);
+    if (ms_median)
+        *ms_median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
+out:
+    if (scratch)
+        cudaFree(scratch);
+    if (d_scal)
+        cudaFree(d_scal);
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    if (stream)
+        cudaStreamDestroy(stream);
+    free(times);
+    return st;
+}
+} /* namespace */
+
+extern "C" enum czk_status czk_cuda_msm_dev_bases(enum czk_groth16_curve curve, unsigned group,
+                                                  const void *d_bases, const uint64_t (*scalars)[4], size_t n,
+                                                  void *out, unsigned reps, double *ms_median, char *err,
+                                                  size_t errlen)
+{
+    return run_timed(curve, group, d_bases, scalars, n, out, reps, ms_median, err, errlen);
+}
+
+extern "C" enum czk_status czk_cuda_msm_host(enum czk_groth16_curve curve, unsigned group, const void *bases,
+                                             const uint64_t (*scalars)[4], size_t n, void *out, unsigned reps,
+                                             double *ms_median, char *err, size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    void *d_bases = nullptr;
+    size_t bb = base_bytes(curve, group);
+    if (bb == 0)
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: bad curve %d or group %u", (int)curve,
+                        group);
+    if (n) {
+        st = check_free(n * bb, "bases", err, errlen);
+        if (st != CZK_OK)
+            goto out;
+        CZK_CU_CHECK(cudaMalloc(&d_bases, n * bb));
+        CZK_CU_CHECK(cudaMemcpy(d_bases, bases, n * bb, cudaMemcpyHostToDevice));
+    }
+    st = run_timed(curve, group, d_bases, scalars, n, out, reps, ms_median, err, errlen);
+out:
+    if (d_bases)
+        cudaFree(d_bases);
+    return st;
+}
+
+extern "C" enum czk_status czk_cuda_msm_running(enum czk_groth16_curve curve, unsigned group,
+                                                const uint64_t (*scalars)[4], size_t n, void *out, unsigned reps,
+                                                double *ms_median, double *ms_bases, char *err, size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    void *d_bases = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    size_t bb = base_bytes(curve, group);
+    if (bb == 0)
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: bad curve %d or group %u", (int)curve,
+                        group);
+    if (n) {
+        float ms = 0;
+        st = check_free(n * bb, "running bases", err, errlen);
+        if (st != CZK_OK)
+            goto out;
+        CZK_CU_CHECK(cudaMalloc(&d_bases, n * bb));
+        CZK_CU_CHECK(cudaEventCreate(&e0));
+        CZK_CU_CHECK(cudaEventCreate(&e1));
+        CZK_CU_CHECK(cudaEventRecord(e0));
+        st = czk_cuda_make_running_bases(curve, group, d_bases, n, err, errlen);
+        if (st != CZK_OK)
+            goto out;
+        CZK_CU_CHECK(cudaEventRecord(e1));
+        CZK_CU_CHECK(cudaEventSynchronize(e1));
+        CZK_CU_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+        if (ms_bases)
+            *ms_bases = ms;
+    }
+    st = run_timed(curve, group, d_bases, scalars, n, out, reps, ms_median, err, errlen);
+out:
+    if (e0)
+        cudaEventDestroy(e0);
+    if (e1)
+        cudaEventDestroy(e1);
+    if (d_bases)
+        cudaFree(d_bases);
+    return st;
+}

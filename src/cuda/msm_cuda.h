@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * czk CUDA: multi-scalar multiplication on the device (msm.cu). C API, includable from C
+ * (without the CUDA headers) and C++.
+ *
+ * Pippenger with signed (Booth) digits: points whose scalar is 0 (or whose base is infinity)
+ * are dropped, points whose scalar is 1 are summed directly, the rest are compacted; per window
+ * the bucket indices are sorted with CUB's radix sort, the buckets accumulated (chunks of the
+ * sorted list per thread, runs that cross chunk boundaries combined in further passes), reduced
+ * (running sums over bucket segments) and the windows combined by Horner's rule, all on the
+ * device. The window size is chosen from the number of points and the SM count.
+ *
+ * Threading: one call at a time per stream; calls on different streams may run concurrently
+ * (each uses its own scratch). Bases and scalars are only read.
+ */
+#ifndef CZK_CUDA_MSM_CUDA_H
+#define CZK_CUDA_MSM_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "czk/czk.h"
+#include "czk/czk_groth16.h"
+
+#ifdef __CUDACC__
+#include <cuda_runtime_api.h>
+#else
+typedef struct CUstream_st *cudaStream_t;
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Device scratch bytes czk_cuda_msm needs for n points of `group` (1 or 2) on `curve` on the
+ * current device (0 for an unknown curve or group). */
+size_t czk_cuda_msm_scratch_bytes(enum czk_groth16_curve curve, unsigned group, size_t n);
+
+/*
+ * out = sum scalars[i]·bases[i]; bases: n affine points on the device (zkey layout, infinity =
+ * zeros); scalars: n canonical Fr elements (4 LE u64) on the device; out: host pointer to the
+ * curve's Jacobian struct (struct czk_g1_bn254 ... of czk_ec.h; infinity as (1, 1, 0)). Runs on
+ * `stream` of the current device and returns when the result is on the host; scratch: device
+ * memory of czk_cuda_msm_scratch_bytes (or NULL: allocated with cudaMallocAsync on the stream and
+ * freed). Every CUDA call checked: on error returns CZK_ERR_DEVICE (or CZK_ERR_DEVICE_LOST for
+ * sticky errors) with "call at file:line: message" in err; out is written on success only.
+ * n < 2^31. Scalars must be < r (larger values are taken as 256-bit integers).
+ */
+enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, unsigned group,
+                             const void *d_bases, const void *d_scalars, size_t n, void *out,
+                             void *d_scratch, char *err, size_t errlen);
+
+/* Plan of one call (for benches and tests): window bits, windows, points per accumulation
+ * chunk, and the counts of the last call on this thread (general points, points with scalar 1). */
+struct czk_cuda_msm_stats {
+    unsigned c, windows, chunk, levels;
+    size_t n_general, n_ones;
+};
+/* Stats of the last czk_cuda_msm on the calling thread. */
+void czk_cuda_msm_last_stats(struct czk_cuda_msm_stats *stats);
+/*
+ * For tests and benches: copies n bases (zkey layout) and scalars from host memory to the device,
+ * runs czk_cuda_msm on a new stream reps >= 1 times and writes the result to out; *ms_median
+ * (optional) is the median device time of one czk_cuda_msm call (events around it, bases and
+ * scalars already on the device, scratch preallocated).
+ */
+enum czk_status czk_cuda_msm_host(enum czk_groth16_curve curve, unsigned group, const void *bases,
+                                  const uint64_t (*scalars)[4], size_t n, void *out, unsigned reps,
+                                  double *ms_median, char *err, size_t errlen);
+/* As czk_cuda_msm_host with the bases already on the device (d_bases). */
+enum czk_status czk_cuda_msm_dev_bases(enum czk_groth16_curve curve, unsigned group,
+                                       const void *d_bases, const uint64_t (*scalars)[4], size_t n,
+                                       void *out, unsigned reps, double *ms_median, char *err,
+                                       size_t errlen);
+
+/* As czk_cuda_msm_host with the bases P_i = (i + 1)·G made on the device
+ * (czk_cuda_make_running_bases); *ms_bases (optional): the time that took. */
+enum czk_status czk_cuda_msm_running(enum czk_groth16_curve curve, unsigned group,
+                                     const uint64_t (*scalars)[4], size_t n, void *out, unsigned reps,
+                                     double *ms_median, double *ms_bases, char *err, size_t errlen);
+
+/* Force the window size of later calls on the calling thread (0 = automatic); for tests. */
+void czk_cuda_msm_force_window(unsigned c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CZK_CUDA_MSM_CUDA_H */

@@ -1,0 +1,736 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * czk CUDA, internal to msm.cu and msm_g2.cu: Pippenger MSM on the device (see msm_cuda.h for
+ * the contract). Everything here has internal linkage (each translation unit instantiates the
+ * groups it serves: G1 in msm.cu, G2 in msm_g2.cu, so the two compile in parallel).
+ *
+ * Steps of one call, all on `stream`:
+ *  1. select: indices of the "general" points (scalar not 0 and not 1, base not infinity),
+ *     compacted with cub::DeviceSelect::If; the points with scalar 1 are summed by ones_kernel.
+ *  2. digits: per general point and window, the Booth digit d in [-2^(c-1), 2^(c-1)]:
+ *     key = |d| (bucket |d| - 1; 0 = nothing to add), value = point index | sign << 31.
+ *  3. sort: per window, cub::DeviceRadixSort::SortPairs over the c low key bits.
+ *  4. accumulate: the sorted (window, key) list of all windows is cut into chunks of `chunk`
+ *     entries, one thread each. A run of equal keys that lies inside a chunk is a finished
+ *     bucket, written directly; a run that crosses a chunk boundary leaves a partial sum at the
+ *     chunk's head or tail. The partials (compacted, still sorted) go through the same kernel
+ *     again, until a pass has a single chunk; every bucket is written exactly once.
+ *  5. reduce: per window, bucket segments of `seg` buckets: thread s computes
+ *     V_s = sum_j j B_{s seg + j} + (seg s + 1) sum_j B_{s seg + j} (running sums + one small
+ *     scalar multiplication), so that sum_b (b + 1) B_b = sum_s V_s; then a block sum per window.
+ *  6. combine: Horner over the windows (c doublings each) plus the sum of the scalar-1 points,
+ *     converted to Jacobian on the device and copied to the host.
+ * Points are accumulated in XYZZ coordinates (8M + 2S per mixed addition).
+ */
+#ifndef CZK_CUDA_MSM_IMPL_CUH
+#define CZK_CUDA_MSM_IMPL_CUH
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "czk/czk_ec.h"
+#include "cuda/ec.cuh"
+#include "cuda/msm_cuda.h"
+#include "cuda/msm_internal.cuh"
+
+using namespace czk_cuda;
+
+/* State shared by the translation units (defined in msm.cu). */
+namespace czk_msm_state {
+extern thread_local unsigned forced_c;
+extern thread_local struct czk_cuda_msm_stats last_stats;
+} /* namespace czk_msm_state */
+
+namespace {
+using czk_msm_state::forced_c;
+using czk_msm_state::last_stats;
+
+constexpr uint32_t NONE = 0xffffffffu;
+constexpr unsigned C_MIN = 2, C_MAX = 20;
+constexpr unsigned MAX_LEVELS = 16;
+constexpr unsigned BLOCK = 128;
+
+/* ---- group descriptions ---------------------------------------------------------------------- */
+template <class F, unsigned BITS> struct group_t {
+    typedef F field;
+    typedef affine<F> aff;
+    typedef xyzz<F> pt;
+    static constexpr unsigned bits = BITS;
+};
+typedef group_t<fp_bn254, 254> g1_bn254_t;
+typedef group_t<fp2_bn254, 254> g2_bn254_t;
+typedef group_t<fp_bls12_381, 255> g1_bls12_381_t;
+typedef group_t<fp2_bls12_381, 255> g2_bls12_381_t;
+
+/* ---- small device helpers ---------------------------------------------------------------------- */
+template <class G> __device__ __forceinline__ typename G::aff load_base(const uint64_t *bases, uint32_t i)
+{
+    typename G::aff a;
+    a.load(bases + (size_t)i * G::field::N); /* 2 coordinates of N/2 u64 */
+    return a;
+}
+
+__device__ __forceinline__ void load_scalar(const uint64_t *s, uint32_t i, uint64_t k[4])
+{
+    const ulonglong2 *p = reinterpret_cast<const ulonglong2 *>(s + (size_t)i * 4);
+    ulonglong2 a = p[0], b = p[1];
+    k[0] = a.x;
+    k[1] = a.y;
+    k[2] = b.x;
+    k[3] = b.y;
+}
+
+__device__ __forceinline__ bool scalar_is(const uint64_t k[4], uint64_t v)
+{
+    return k[0] == v && (k[1] | k[2] | k[3]) == 0;
+}
+
+/* Booth digit of window j (width c) of k, as czk_msm_booth of src/msm/msm_internal.h. */
+__device__ __forceinline__ int32_t booth(const uint64_t k[4], unsigned j, unsigned c)
+{
+    unsigned w = c + 1;
+    uint64_t v;
+    if (j == 0) {
+        v = (k[0] << 1) & ((1ull << w) - 1);
+    } else {
+        unsigned pos = j * c - 1, limb = pos >> 6, off = pos & 63;
+        if (limb >= 4)
+            return 0;
+        v = k[limb] >> off;
+        if (off + w > 64 && limb + 1 < 4)
+            v |= k[limb + 1] << (64 - off);
+        v &= (1ull << w) - 1;
+    }
+    int32_t u = (int32_t)((v + 1) >> 1);
+    return u - (int32_t)((v >> c) << c);
+}
+
+template <class P> __device__ __forceinline__ P shfl_down(const P &v, unsigned off)
+{
+    P r;
+    const uint32_t *s = reinterpret_cast<const uint32_t *>(&v);
+    uint32_t *d = reinterpret_cast<uint32_t *>(&r);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(P) / 4; i++)
+        d[i] = __shfl_down_sync(0xffffffffu, s[i], off);
+    return r;
+}
+
+/* Sum of v over the block (result valid in thread 0). blockDim.x is a multiple of 32, <= 1024. */
+template <class G> __device__ typename G::pt block_sum(typename G::pt v)
+{
+    typedef typename G::pt pt;
+    __shared__ pt warp_part[32];
+    for (unsigned off = 16; off > 0; off >>= 1)
+        pt::add(v, v, shfl_down(v, off));
+    unsigned lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    if (lane == 0)
+        warp_part[wid] = v;
+    __syncthreads();
+    if (wid == 0) {
+        v = lane < nw ? warp_part[lane] : pt::inf();
+        for (unsigned off = 16; off > 0; off >>= 1)
+            pt::add(v, v, shfl_down(v, off));
+    }
+    return v;
+}
+
+/* ---- kernels ---------------------------------------------------------------------------------------- */
+struct general_pred {
+    const uint64_t *scalars;
+    const uint64_t *bases;
+    unsigned base_words; /* u64 per affine base */
+    __device__ bool operator()(uint32_t i) const
+    {
+        uint64_t k[4];
+        load_scalar(scalars, i, k);
+        if ((k[1] | k[2] | k[3]) == 0 && k[0] <= 1)
+            return false;
+        const uint64_t *b = bases + (size_t)i * base_words;
+        uint64_t acc = 0;
+        for (unsigned w = 0; w < base_words; w++)
+            acc |= b[w];
+        return acc != 0;
+    }
+};
+
+/* out[blockIdx] = sum of the bases with scalar 1; *count += their number */
+template <class G>
+__global__ void __launch_bounds__(BLOCK) ones_kernel(const uint64_t *bases, const uint64_t *scalars,
+                                                     uint32_t n, typename G::pt *out,
+                                                     unsigned long long *count)
+{
+    typedef typename G::pt pt;
+    pt acc = pt::inf();
+    unsigned cnt = 0;
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        uint64_t k[4];
+        load_scalar(scalars, i, k);
+        if (scalar_is(k, 1)) {
+            typename G::aff a = load_base<G>(bases, i);
+            if (!G::aff::is_inf(a)) {
+                pt::add_affine(acc, acc, a);
+                cnt++;
+            }
+        }
+    }
+    for (unsigned off = 16; off > 0; off >>= 1)
+        cnt += __shfl_down_sync(0xffffffffu, cnt, off);
+    if ((threadIdx.x & 31) == 0 && cnt)
+        atomicAdd(count, (unsigned long long)cnt);
+    acc = block_sum<G>(acc);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = acc;
+}
+
+/* keys[w m + j] = |digit w of scalar idx[j]|, vals[w m + j] = idx[j] | sign << 31 */
+__global__ void digits_kernel(const uint64_t *scalars, const uint32_t *idx, uint32_t m, unsigned c,
+                              unsigned windows, uint32_t *keys, uint32_t *vals)
+{
+    uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= m)
+        return;
+    uint32_t i = idx[j];
+    uint64_t k[4];
+    load_scalar(scalars, i, k);
+    for (unsigned w = 0; w < windows; w++) {
+        int32_t d = booth(k, w, c);
+        size_t o = (size_t)w * m + j;
+        keys[o] = (uint32_t)(d < 0 ? -d : d);
+        vals[o] = i | (d < 0 ? 0x80000000u : 0u);
+    }
+}
+
+/*
+ * First accumulation pass over the sorted lists of all windows (total = windows * m entries):
+ * thread t takes entries [t chunk, (t + 1) chunk). Bucket id of entry pos: (pos / m) * M + key - 1
+ * (NONE for key 0). Finished runs go to buckets[id]; a run continuing from the previous chunk
+ * (head) or into the next (tail) goes to part[2t] / part[2t + 1] with its id (NONE if absent).
+ */
+template <class G>
+__global__ void __launch_bounds__(BLOCK)
+    accumulate_first(const uint32_t *keys, const uint32_t *vals, uint32_t m, size_t total,
+                     uint32_t chunk, uint32_t M, const uint64_t *bases, typename G::pt *buckets,
+                     uint32_t *part_id, typename G::pt *part)
+{
+    typedef typename G::pt pt;
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t s = t * chunk;
+    if (s >= total)
+        return;
+    size_t e = s + chunk < total ? s + chunk : total;
+    uint32_t w = (uint32_t)(s / m);
+    size_t wend = (size_t)(w + 1) * m;
+    auto id_at = [&](size_t pos) -> uint32_t {
+        uint32_t k = keys[pos];
+        return k ? (uint32_t)(pos / m) * M + k - 1 : NONE;
+    };
+    uint32_t first_id = id_at(s);
+    bool head = s > 0 && first_id != NONE && id_at(s - 1) == first_id;
+    uint32_t last_id = id_at(e - 1);
+    bool tail = e < total && last_id != NONE && id_at(e) == last_id;
+    part_id[2 * t] = NONE;
+    part_id[2 * t + 1] = NONE;
+
+    uint32_t cur = NONE;
+    bool cur_is_head = false;
+    pt acc = pt::inf();
+    for (size_t pos = s; pos < e; pos++) {
+        if (pos == wend) {
+            w++;
+            wend += m;
+        }
+        uint32_t k = keys[pos];
+        uint32_t id = k ? w * M + k - 1 : NONE;
+        if (id != cur) {
+            if (cur != NONE) {
+                if (cur_is_head) {
+                    part_id[2 * t] = cur;
+                    part[2 * t] = acc;
+                } else {
+                    buckets[cur] = acc;
+                }
+            }
+            cur = id;
+            cur_is_head = pos == s && head;
+            acc = pt::inf();
+        }
+        if (id == NONE)
+            continue;
+        uint32_t v = vals[pos];
+        typename G::aff a = load_base<G>(bases, v & 0x7fffffffu);
+        if (v >> 31)
+            a.y = G::field::neg(a.y);
+        pt::add_affine(acc, acc, a);
+    }
+    if (cur != NONE) {
+        if (cur_is_head) { /* head (and perhaps tail too): one partial */
+            part_id[2 * t] = cur;
+            part[2 * t] = acc;
+        } else if (tail) {
+            part_id[2 * t + 1] = cur;
+            part[2 * t + 1] = acc;
+        } else {
+            buckets[cur] = acc;
+        }
+    }
+    (void)last_id;
+}
+
+/*
+ * Later passes: the partials of the previous pass, compacted (sel[0 .. *len) index part/part_id
+ * of that pass, in order). Same chunking and output rules as accumulate_first.
+ */
+template <class G>
+__global__ void __launch_bounds__(BLOCK)
+    accumulate_next(const uint32_t *sel, const uint32_t *len_p, const uint32_t *in_id,
+                    const typename G::pt *in, uint32_t chunk, typename G::pt *buckets,
+                    uint32_t *part_id, typename G::pt *part)
+{
+    typedef typename G::pt pt;
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t total = *len_p, s = t * chunk;
+    if (s >= total)
+        return;
+    size_t e = s + chunk < total ? s + chunk : total;
+    uint32_t first_id = in_id[sel[s]];
+    bool head = s > 0 && in_id[sel[s - 1]] == first_id;
+    uint32_t last_id = in_id[sel[e - 1]];
+    bool tail = e < total && in_id[sel[e]] == last_id;
+
+    uint32_t cur = NONE;
+    bool cur_is_head = false;
+    pt acc = pt::inf();
+    for (size_t pos = s; pos < e; pos++) {
+        uint32_t q = sel[pos];
+        uint32_t id = in_id[q];
+        if (id != cur) {
+            if (cur != NONE) {
+                if (cur_is_head) {
+                    part_id[2 * t] = cur;
+                    part[2 * t] = acc;
+                } else {
+                    buckets[cur] = acc;
+                }
+            }
+            cur = id;
+            cur_is_head = pos == s && head;
+            acc = pt::inf();
+        }
+        pt::add(acc, acc, in[q]);
+    }
+    if (cur_is_head) {
+        part_id[2 * t] = cur;
+        part[2 * t] = acc;
+    } else if (tail) {
+        part_id[2 * t + 1] = cur;
+        part[2 * t + 1] = acc;
+    } else {
+        buckets[cur] = acc;
+    }
+}
+
+/* Compaction of a partial list (cub::DeviceScan between the two): flags, then indices. */
+__global__ void flag_kernel(const uint32_t *id, size_t len, uint32_t *flags)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len)
+        flags[i] = id[i] != NONE;
+}
+
+__global__ void scatter_kernel(const uint32_t *id, const uint32_t *pos, size_t len, uint32_t *sel,
+                               uint32_t *count)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= len)
+        return;
+    bool f = id[i] != NONE;
+    if (f)
+        sel[pos[i]] = (uint32_t)i;
+    if (i == len - 1)
+        *count = pos[i] + (f ? 1u : 0u);
+}
+
+/* V[w K + s] = sum_j j B_j + (seg s + 1) sum_j B_j over B_j = buckets[w M + s seg + j], j < seg */
+template <class G>
+__global__ void __launch_bounds__(BLOCK)
+    reduce_segments(const typename G::pt *buckets, uint32_t windows, uint32_t M, uint32_t seg,
+                    typename G::pt *V)
+{
+    typedef typename G::pt pt;
+    uint32_t K = M / seg;
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= (size_t)windows * K)
+        return;
+    uint32_t w = (uint32_t)(t / K), s = (uint32_t)(t % K);
+    const pt *B = buckets + (size_t)w * M + (size_t)s * seg;
+    pt run = pt::inf(), sum = pt::inf();
+    for (uint32_t j = seg - 1; j >= 1; j--) {
+        pt::add(run, run, B[j]);
+        pt::add(sum, sum, run);
+    }
+    pt::add(run, run, B[0]);
+    pt scaled;
+    pt::mul_u32(scaled, run, seg * s + 1);
+    pt::add(V[t], sum, scaled);
+}
+
+/* out[g] = sum_{i < cnt} in[g cnt + i]; one block per group */
+template <class G>
+__global__ void __launch_bounds__(BLOCK)
+    sum_groups(const typename G::pt *in, uint32_t cnt, typename G::pt *out)
+{
+    typedef typename G::pt pt;
+    pt acc = pt::inf();
+    const pt *p = in + (size_t)blockIdx.x * cnt;
+    for (uint32_t i = threadIdx.x; i < cnt; i += blockDim.x)
+        pt::add(acc, acc, p[i]);
+    acc = block_sum<G>(acc);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = acc;
+}
+
+/* Horner over the window sums, plus the scalar-1 sum; Jacobian into out (host layout). */
+template <class G>
+__global__ void combine_kernel(const typename G::pt *S, uint32_t windows, unsigned c,
+                               const typename G::pt *ones, int have_ones, uint64_t *out)
+{
+    typedef typename G::pt pt;
+    if (blockIdx.x != 0 || threadIdx.x != 0)
+        return;
+    pt acc = pt::inf();
+    for (int w = (int)windows - 1; w >= 0; w--) {
+        for (unsigned i = 0; i < c && w != (int)windows - 1; i++)
+            pt::dbl(acc, acc);
+        pt::add(acc, acc, S[w]);
+    }
+    if (have_ones)
+        pt::add(acc, acc, *ones);
+    jacobian<typename G::field> j;
+    pt::to_jacobian(j, acc);
+    j.store(out);
+}
+
+/* ---- planning ------------------------------------------------------------------------------------- */
+
+unsigned windows_for(unsigned bits, unsigned c) { return (bits + c) / c; }
+
+/* Window width for m general points: minimises W (m + 3 * 2^(c-1)) (a bucket's reduction costs
+ * two full additions, about three mixed ones), at most C_MAX. */
+unsigned choose_c(size_t m, unsigned bits)
+{
+    if (forced_c)
+        return forced_c;
+    unsigned best = C_MIN;
+    double best_cost = -1;
+    for (unsigned c = C_MIN; c <= C_MAX; c++) {
+        double cost = (double)windows_for(bits, c) * ((double)m + 3.0 * (double)(1u << (c - 1)));
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+int sm_count(void)
+{
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0)
+        sms = 132;
+    return sms;
+}
+
+/* Threads of the first accumulation pass for `total` sorted entries: about 8 per SM slot of
+ * BLOCK, at most one per 4 entries, at least one per 1024; nondecreasing in total, so scratch
+ * sized for n covers any m <= n. The chunk is then ceil(total / threads). */
+size_t first_threads(size_t total, int sms)
+{
+    size_t want = (size_t)sms * BLOCK * 8, lo = (total + 1023) / 1024, hi = (total + 3) / 4;
+    size_t t = want > lo ? want : lo;
+    t = t < hi ? t : hi;
+    return t ? t : 1;
+}
+constexpr uint32_t NEXT_CHUNK = 16; /* entries per thread in the later passes */
+
+/* buckets per reduction segment: about 4 threads per SM slot, between 2 and M */
+uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
+{
+    size_t want = (size_t)sms * BLOCK * 4;
+    uint32_t seg = 2;
+    while (seg < M && (size_t)windows * (M / seg) > want)
+        seg <<= 1;
+    if (seg > M)
+        seg = M;
+    return seg;
+}
+
+/* Scratch layout. The first part (idx .. S) has offsets independent of the window size. */
+struct layout {
+    size_t idx, nsel, ones, out, S, keys, vals, keys_alt, vals_alt, cub_tmp, cub_bytes, buckets,
+        part_id[2], part[2], sel, flags, fpos, V, p1, total;
+};
+
+size_t align_up(size_t v) { return (v + 255) & ~(size_t)255; }
+
+/* n points, m of them general, window width c */
+template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub_bytes, int sms)
+{
+    const size_t pt = sizeof(typename G::pt);
+    layout L;
+    unsigned W = windows_for(G::bits, c);
+    size_t M = (size_t)1 << (c - 1);
+    size_t total = (size_t)W * m;
+    size_t p1 = 2 * first_threads(total, sms), p2 = 2 * ((p1 + NEXT_CHUNK - 1) / NEXT_CHUNK);
+    uint32_t seg = choose_seg(W, (uint32_t)M, sms);
+    size_t o = 0;
+    L.idx = o, o = align_up(o + n * 4);
+    L.nsel = o, o = align_up(o + 4 * (MAX_LEVELS + 1));
+    L.ones = o, o = align_up(o + (size_t)(2 * sms + 1) * pt);
+    L.out = o, o = align_up(o + 3 * sizeof(typename G::field) + 8);
+    L.S = o, o = align_up(o + windows_for(G::bits, C_MIN) * pt);
+    L.keys = o, o = align_up(o + total * 4);
+    L.vals = o, o = align_up(o + total * 4);
+    L.keys_alt = o, o = align_up(o + m * 4);
+    L.vals_alt = o, o = align_up(o + m * 4);
+    L.cub_tmp = o, o = align_up(o + cub_bytes);
+    L.cub_bytes = cub_bytes;
+    L.buckets = o, o = align_up(o + (size_t)W * M * pt);
+    L.part_id[0] = o, o = align_up(o + p1 * 4);
+    L.part[0] = o, o = align_up(o + p1 * pt);
+    L.part_id[1] = o, o = align_up(o + p2 * 4);
+    L.part[1] = o, o = align_up(o + p2 * pt);
+    L.sel = o, o = align_up(o + p1 * 4);
+    L.flags = o, o = align_up(o + p1 * 4);
+    L.fpos = o, o = align_up(o + p1 * 4);
+    L.V = o, o = align_up(o + (size_t)W * (M / seg) * pt);
+    L.p1 = p1;
+    L.total = o;
+    return L;
+}
+
+/* CUB temporary storage: radix sort of m pairs on c bits, select over n, scan of the partials */
+template <class G> size_t cub_bytes_for(size_t n, size_t m, unsigned c)
+{
+    size_t a = 0, b = 0, d = 0;
+    cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+    if (cub::DeviceRadixSort::SortPairs(nullptr, a, k, v, (int64_t)m, 0, (int)c) != cudaSuccess)
+        return 0;
+    general_pred gp = {nullptr, nullptr, 0};
+    if (cub::DeviceSelect::If(nullptr, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)nullptr,
+                              (uint32_t *)nullptr, (int64_t)n, gp) != cudaSuccess)
+        return 0;
+    size_t p1 = 2 * first_threads((size_t)windows_for(G::bits, c) * m, sm_count());
+    if (cub::DeviceScan::ExclusiveSum(nullptr, d, (uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)p1) !=
+        cudaSuccess)
+        return 0;
+    size_t r = a > b ? a : b;
+    return r > d ? r : d;
+}
+
+/* Largest m <= n with choose_c(m) <= c (choose_c is nondecreasing in m: the cost lines'
+ * slopes W(c) decrease with c, their intercepts grow); 0 if none. */
+inline size_t max_m_for(size_t n, unsigned c, unsigned bits)
+{
+    if (choose_c(1, bits) > c)
+        return 0;
+    size_t lo = 1, hi = n; /* choose_c(lo) <= c */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (choose_c(mid, bits) <= c)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Scratch for n points, whatever number m <= n of them is general: for each window width c the
+ * plan of the largest m that uses it (the layout grows with m at fixed c). */
+template <class G> size_t scratch_for(size_t n)
+{
+    int sms = sm_count();
+    size_t best = 0;
+    for (unsigned c = C_MIN; c <= C_MAX; c++) {
+        size_t m = forced_c ? (c == forced_c ? n : 0) : max_m_for(n, c, G::bits);
+        if (m == 0)
+            continue;
+        layout L = make_layout<G>(n, m, c, cub_bytes_for<G>(n, m, c), sms);
+        if (L.total > best)
+            best = L.total;
+    }
+    return best;
+}
+
+template <class G>
+enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint64_t *scalars,
+                         size_t n, uint64_t *host_out, void *d_scratch, char *err, size_t errlen)
+{
+    typedef typename G::pt pt;
+    enum czk_status st = CZK_OK;
+    const size_t fw = G::field::N / 2; /* u64 per coordinate */
+    uint8_t *scr = (uint8_t *)d_scratch;
+    bool own = false;
+    int sms = sm_count();
+    struct czk_cuda_msm_stats stats = {0, 0, 0, 0, 0, 0};
+    uint32_t m = 0;
+    unsigned long long n_ones = 0;
+    const uint32_t ones_blocks = (uint32_t)(2 * sms);
+    size_t need = 0;
+    layout L;
+    unsigned c = C_MIN, W = 0;
+    uint64_t jac[3 * G::field::N / 2];
+
+    if (n == 0) {
+        jacobian<typename G::field> j;
+        pt::to_jacobian(j, pt::inf());
+        j.store(host_out);
+        last_stats = stats;
+        return CZK_OK;
+    }
+    if (n >= 0x80000000u)
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: n = %zu >= 2^31", n);
+    need = scratch_for<G>(n);
+    if (!scr) {
+        CZK_CU_CHECK(cudaMallocAsync((void **)&scr, need, stream));
+        own = true;
+    }
+    L = make_layout<G>(n, 0, C_MIN, 0, sms); /* the window-independent offsets */
+    {
+        /* 1. general points and the scalar-1 sum */
+        uint32_t *idx = (uint32_t *)(scr + L.idx), *nsel = (uint32_t *)(scr + L.nsel);
+        size_t tmp_bytes = 0;
+        general_pred gp = {scalars, bases, (unsigned)(2 * fw)};
+        CZK_CU_CHECK(cub::DeviceSelect::If(nullptr, tmp_bytes, thrust::counting_iterator<uint32_t>(0),
+                                           idx, nsel, (int64_t)n, gp, stream));
+        /* its temp storage goes where the keys will be (unused until step 2) */
+        if (L.keys + tmp_bytes > need) {
+            st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: select temp storage too large");
+            goto out;
+        }
+        CZK_CU_CHECK(cub::DeviceSelect::If(scr + L.keys, tmp_bytes, thrust::counting_iterator<uint32_t>(0),
+                                           idx, nsel, (int64_t)n, gp, stream));
+        unsigned long long *ones_cnt = (unsigned long long *)(scr + L.out + 3 * sizeof(typename G::field));
+        pt *ones = (pt *)(scr + L.ones);
+        CZK_CU_CHECK(cudaMemsetAsync(ones_cnt, 0, sizeof *ones_cnt, stream));
+        CZK_CU_LAUNCH(ones_kernel<G><<<ones_blocks, BLOCK, 0, stream>>>(bases, scalars, (uint32_t)n, ones,
+                                                                       ones_cnt));
+        CZK_CU_LAUNCH(sum_groups<G><<<1, BLOCK, 0, stream>>>(ones, ones_blocks, ones + ones_blocks));
+        CZK_CU_CHECK(cudaMemcpyAsync(&m, nsel, sizeof m, cudaMemcpyDeviceToHost, stream));
+        CZK_CU_CHECK(cudaMemcpyAsync(&n_ones, ones_cnt, sizeof n_ones, cudaMemcpyDeviceToHost, stream));
+        CZK_CU_CHECK(cudaStreamSynchronize(stream));
+    }
+    if (m > 0) {
+        c = choose_c(m, G::bits);
+        W = windows_for(G::bits, c);
+        const size_t M = (size_t)1 << (c - 1), total = (size_t)W * m;
+        stats.c = c;
+        stats.windows = W;
+        L = make_layout<G>(n, m, c, cub_bytes_for<G>(n, m, c), sms);
+        if (L.total > need || L.cub_bytes == 0) {
+            st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: scratch plan %zu > %zu bytes",
+                          L.total, need);
+            goto out;
+        }
+        uint32_t *idx = (uint32_t *)(scr + L.idx), *nsel = (uint32_t *)(scr + L.nsel);
+        uint32_t *keys = (uint32_t *)(scr + L.keys), *vals = (uint32_t *)(scr + L.vals);
+        uint32_t *keys_alt = (uint32_t *)(scr + L.keys_alt), *vals_alt = (uint32_t *)(scr + L.vals_alt);
+        pt *buckets = (pt *)(scr + L.buckets);
+
+        /* 2. digits */
+        CZK_CU_LAUNCH(digits_kernel<<<(m + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(scalars, idx, m, c, W,
+                                                                               keys, vals));
+        /* 3. sort each window by bucket */
+        for (unsigned w = 0; w < W; w++) {
+            cub::DoubleBuffer<uint32_t> kb(keys + (size_t)w * m, keys_alt), vb(vals + (size_t)w * m, vals_alt);
+            size_t tb = L.cub_bytes;
+            CZK_CU_CHECK(cub::DeviceRadixSort::SortPairs(scr + L.cub_tmp, tb, kb, vb, (int64_t)m, 0, (int)c,
+                                                         stream));
+            if (kb.Current() != keys + (size_t)w * m)
+                CZK_CU_CHECK(cudaMemcpyAsync(keys + (size_t)w * m, kb.Current(), (size_t)m * 4,
+                                             cudaMemcpyDeviceToDevice, stream));
+            if (vb.Current() != vals + (size_t)w * m)
+                CZK_CU_CHECK(cudaMemcpyAsync(vals + (size_t)w * m, vb.Current(), (size_t)m * 4,
+                                             cudaMemcpyDeviceToDevice, stream));
+        }
+        /* 4. accumulate */
+        CZK_CU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)W * M * sizeof(pt), stream)); /* ZZ = 0: inf */
+        size_t threads = first_threads(total, sms);
+        const uint32_t chunk = (uint32_t)((total + threads - 1) / threads);
+        threads = (total + chunk - 1) / chunk;
+        stats.chunk = chunk;
+        uint32_t *pid = (uint32_t *)(scr + L.part_id[0]);
+        pt *part = (pt *)(scr + L.part[0]);
+        CZK_CU_LAUNCH(accumulate_first<G><<<(unsigned)((threads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
+            keys, vals, m, total, chunk, (uint32_t)M, bases, buckets, pid, part));
+        size_t bound = 2 * threads; /* entries of the partial list */
+        unsigned level = 1;
+        uint32_t *sel = (uint32_t *)(scr + L.sel), *flags = (uint32_t *)(scr + L.flags),
+                 *fpos = (uint32_t *)(scr + L.fpos);
+        while (threads > 1) {
+            if (level > MAX_LEVELS || bound > L.p1) {
+                st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: accumulation pass %u out of plan",
+                              level);
+                goto out;
+            }
+            size_t tb = L.cub_bytes;
+            unsigned fb = (unsigned)((bound + 255) / 256);
+            CZK_CU_LAUNCH(flag_kernel<<<fb, 256, 0, stream>>>(pid, bound, flags));
+            CZK_CU_CHECK(cub::DeviceScan::ExclusiveSum(scr + L.cub_tmp, tb, flags, fpos, (int64_t)bound, stream));
+            CZK_CU_LAUNCH(scatter_kernel<<<fb, 256, 0, stream>>>(pid, fpos, bound, sel, nsel + level));
+            size_t nthreads = (bound + NEXT_CHUNK - 1) / NEXT_CHUNK;
+            uint32_t *pid2 = (uint32_t *)(scr + L.part_id[level & 1]);
+            pt *part2 = (pt *)(scr + L.part[level & 1]);
+            CZK_CU_CHECK(cudaMemsetAsync(pid2, 0xff, 2 * nthreads * 4, stream));
+            CZK_CU_LAUNCH(accumulate_next<G><<<(unsigned)((nthreads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
+                sel, nsel + level, pid, part, NEXT_CHUNK, buckets, pid2, part2));
+            pid = pid2;
+            part = part2;
+            bound = 2 * nthreads;
+            threads = nthreads;
+            level++;
+        }
+        stats.levels = level;
+        /* 5. reduce */
+        const uint32_t seg = choose_seg(W, (uint32_t)M, sms), K = (uint32_t)(M / seg);
+        pt *V = (pt *)(scr + L.V);
+        size_t rthreads = (size_t)W * K;
+        CZK_CU_LAUNCH(reduce_segments<G><<<(unsigned)((rthreads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
+            buckets, W, (uint32_t)M, seg, V));
+        CZK_CU_LAUNCH(sum_groups<G><<<W, BLOCK, 0, stream>>>(V, K, (pt *)(scr + L.S)));
+    }
+    {
+        /* 6. combine */
+        uint64_t *d_out = (uint64_t *)(scr + L.out);
+        pt *ones_sum = (pt *)(scr + L.ones) + ones_blocks;
+        CZK_CU_LAUNCH(combine_kernel<G><<<1, 32, 0, stream>>>((pt *)(scr + L.S), W, c, ones_sum, n_ones != 0,
+                                                            d_out));
+        CZK_CU_CHECK(cudaMemcpyAsync(jac, d_out, sizeof jac, cudaMemcpyDeviceToHost, stream));
+        CZK_CU_CHECK(cudaStreamSynchronize(stream));
+        memcpy(host_out, jac, sizeof jac);
+    }
+    stats.n_general = m;
+    stats.n_ones = (size_t)n_ones;
+    last_stats = stats;
+out:
+    if (own && scr) {
+        cudaError_t e = cudaFreeAsync(scr, stream);
+        if (e != cudaSuccess && st == CZK_OK)
+            st = cuda_fail(e, "cudaFreeAsync(scr, stream)", __FILE__, __LINE__, err, errlen);
+        if (st != CZK_OK)
+            (void)cudaStreamSynchronize(stream);
+    }
+    return st;
+}
+
+} /* namespace */
+
+#endif /* CZK_CUDA_MSM_IMPL_CUH */
