@@ -100,7 +100,11 @@ static void stage_done(const struct czk_prove_opts *o, const char *name, double 
         o->on_stage(o->user, name, now_ms() - t0);
 }
 
-static bool cancelled(const struct czk_prove_opts *o) { return o->cancel && *o->cancel; }
+/* The flag is written by other threads (the engine's cancel): read it atomically. */
+static bool cancelled(const struct czk_prove_opts *o)
+{
+    return o->cancel && __atomic_load_n(o->cancel, __ATOMIC_ACQUIRE) != 0;
+}
 
 static size_t g1_bytes(enum czk_groth16_curve c)
 {

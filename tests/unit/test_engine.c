@@ -292,7 +292,7 @@ static enum czk_status fake_start(void *ctx, void **job, czk_prover_key_t key, c
     fake_gate(k, ST_START);
     if (k->start_us)
         sleep_us(k->start_us);
-    if (o->cancel && *o->cancel)
+    if (o->cancel && __atomic_load_n(o->cancel, __ATOMIC_ACQUIRE))
         return CZK_CANCELLED;
     enum czk_status st = fake_fail(k, ST_START, err, errlen);
     if (st != CZK_OK)
