@@ -737,6 +737,7 @@ void czk_engine_free(czk_engine_t e)
     free(e->table);
     czk_pool_free(e->pool);
     for (size_t d = 0; d < e->n_devs; d++) {
+        czk_srs_forget_device(e->srs, e->devs[d].budget); /* the keys hot there */
         czk_budget_free(e->devs[d].budget);
         sem_destroy(&e->devs[d].token);
     }

@@ -537,6 +537,27 @@ enum czk_status czk_srs_evict(czk_srs_mgr_t m, const char *id)
     return st;
 }
 
+void czk_srs_forget_device(czk_srs_mgr_t m, czk_budget_t dev)
+{
+    if (!m || !dev)
+        return;
+    pthread_mutex_lock(&m->mu);
+    for (size_t i = 0; i < m->n_keys; i++) {
+        struct srs_key *k = m->keys[i];
+        for (unsigned h = 0; h < k->n_hot; h++) {
+            if (k->hot[h] != dev)
+                continue;
+            czk_budget_release(dev, k->info.device_bytes);
+            k->hot[h] = k->hot[--k->n_hot];
+            czk_log(CZK_LOG_INFO, "srs", "SRS_EVICT key=%s tier=hot dev=%s reason=device-closed",
+                    k->id, czk_budget_name(dev));
+            break;
+        }
+    }
+    pthread_cond_broadcast(&m->cv);
+    pthread_mutex_unlock(&m->mu);
+}
+
 enum czk_status czk_srs_info(czk_srs_mgr_t m, const char *id, struct czk_srs_info *info)
 {
     if (!m || !id || !info)

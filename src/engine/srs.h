@@ -63,6 +63,11 @@ struct czk_srs_info {
     double last_load_ms;
 };
 enum czk_status czk_srs_info(czk_srs_mgr_t m, const char *id, struct czk_srs_info *info);
+/** The device of budget `dev` goes away (its engine stops): every key stops being hot there
+ * and its device bytes are released from `dev`, so the budget can be freed. No key may be
+ * held on that device. NULL arguments: no-op. */
+void czk_srs_forget_device(czk_srs_mgr_t m, czk_budget_t dev);
+
 
 /**
  * Hold the key of circuit `id`, loading it to warm if needed (blocking; evicting LRU

@@ -642,6 +642,13 @@ static void test_hot_tier(void **state)
     assert_int_equal(bs.reserved, i.device_bytes);
     czk_srs_release(f.m, "one");
     czk_srs_release(f.m, "one");
+    /* The device goes away (its engine stops): the key stays warm, the device budget empties. */
+    czk_srs_forget_device(f.m, dev);
+    czk_budget_get_stats(dev, &bs);
+    assert_int_equal(bs.reserved, 0);
+    assert_int_equal(info_of(&f, "one").tier, CZK_SRS_WARM);
+    assert_int_equal(czk_srs_acquire(f.m, "one", dev, &k, err, sizeof err), CZK_OK);
+    czk_srs_release(f.m, "one");
     assert_int_equal(czk_srs_evict(f.m, "one"), CZK_OK);
     czk_budget_get_stats(dev, &bs);
     assert_int_equal(bs.reserved, 0);
