@@ -58,6 +58,7 @@
 
 struct be_opts {
     unsigned partitions, sleep_ms, threads;
+    unsigned workers; /* device workers per device (engine's gpu_workers_per_device) */
     uint64_t budget;
     bool json;
 };
@@ -66,7 +67,7 @@ static void be_usage(FILE *f)
 {
     fprintf(f,
             "usage: czk bench engine [--partitions N] [--sleep-ms T] [--budget SIZE]\n"
-            "                        [--threads N] [--json]\n"
+            "                        [--threads N] [--workers N] [--json]\n"
             "\n"
             "Measures the proving engine on the CPU device:\n"
             "  (a) scheduling overhead per partition with a no-op prover (N partitions in\n"
@@ -80,6 +81,7 @@ static void be_usage(FILE *f)
             "  --sleep-ms T    (b) fake partition time in ms, 1..10000 (default 20)\n"
             "  --budget SIZE   (c) host budget, e.g. 512M (default 512M)\n"
             "  --threads N     (c) host threads of each worker's backend (default: all cores)\n"
+            "  --workers N     device workers per device, all parts (default 2)\n"
             "  --json          print only the logfmt lines\n"
             "The keys are INSECURE dev setups generated in a temporary directory.\n"
             "exit status: 0 success; 1 a measurement failed; 2 usage error\n");
@@ -370,7 +372,7 @@ static int be_run_sched(const struct be_opts *o, const struct be_circuit *tiny,
     struct be_fake fk = {0};
     struct czk_engine_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.gpu_workers_per_device = 2;
+    cfg.gpu_workers_per_device = o->workers;
     cfg.synth_workers = 2;
     cfg.finalizer_workers = 1;
     cfg.backend_threads = 1;
@@ -433,7 +435,7 @@ static int be_run_prio(const struct be_opts *o, const struct be_circuit *tiny, s
     struct be_fake fk = {o->sleep_ms};
     struct czk_engine_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.gpu_workers_per_device = 2;
+    cfg.gpu_workers_per_device = o->workers;
     cfg.synth_workers = 2;
     cfg.finalizer_workers = 1;
     cfg.backend_threads = 1;
@@ -540,7 +542,7 @@ static int be_run_rss(const struct be_opts *o, const struct be_circuit *big, str
 {
     struct czk_engine_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.gpu_workers_per_device = 2;
+    cfg.gpu_workers_per_device = o->workers;
     cfg.synth_workers = 2;
     cfg.finalizer_workers = 1;
     cfg.backend_threads = o->threads;
@@ -638,7 +640,7 @@ static double mib(uint64_t b)
 
 int czk_bench_engine(int argc, char **argv)
 {
-    struct be_opts o = {10000, 20, 0, 512ull << 20, false};
+    struct be_opts o = {10000, 20, 0, 2, 512ull << 20, false};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -651,9 +653,9 @@ int czk_bench_engine(int argc, char **argv)
             continue;
         }
         static const char *const with_val[] = {"--partitions", "--sleep-ms", "--budget",
-                                               "--threads"};
+                                               "--threads", "--workers"};
         size_t k = 0;
-        for (; k < 4; k++) {
+        for (; k < 5; k++) {
             size_t n = strlen(with_val[k]);
             if (!strncmp(a, with_val[k], n) && (a[n] == '\0' || a[n] == '=')) {
                 if (a[n] == '=')
@@ -665,7 +667,7 @@ int czk_bench_engine(int argc, char **argv)
                 break;
             }
         }
-        if (k == 4)
+        if (k == 5)
             return be_bad("unknown argument", a);
         if (k == 0) {
             if (!be_parse_u(val, BE_JOB_PARTS, 1000000, &o.partitions) ||
@@ -677,9 +679,12 @@ int czk_bench_engine(int argc, char **argv)
         } else if (k == 2) {
             if (!czk_mem_parse_size(val, &o.budget) || o.budget == 0)
                 return be_bad("--budget must be a size such as 512M or 2G:", val);
-        } else {
+        } else if (k == 3) {
             if (!be_parse_u(val, 1, 4096, &o.threads))
                 return be_bad("--threads must be an integer in [1, 4096]:", val);
+        } else {
+            if (!be_parse_u(val, 1, 64, &o.workers))
+                return be_bad("--workers must be an integer in [1, 64]:", val);
         }
     }
 
@@ -768,10 +773,10 @@ int czk_bench_engine(int argc, char **argv)
                o.partitions, o.partitions / BE_JOB_PARTS, a.wall_ms, a.us_per_part, a.hot_lock,
                a.pop_locks, a.pops, a.pops_empty, a.lock_wait_ms);
     if (ok_b)
-        printf("bench: engine test=priority low_jobs=%u sleep_ms=%u gpu_workers=2 "
+        printf("bench: engine test=priority low_jobs=%u sleep_ms=%u gpu_workers=%u "
                "submit_to_start_ms=%.3f start_ratio=%.3f submit_to_end_ms=%.3f end_ratio=%.3f "
                "low_done_before=%" PRIu64 " target_ratio=1\n",
-               BE_LOW_JOBS, o.sleep_ms, b.pop_ms, b.pop_ratio, b.e2e_ms, b.e2e_ratio,
+               BE_LOW_JOBS, o.sleep_ms, o.workers, b.pop_ms, b.pop_ratio, b.e2e_ms, b.e2e_ratio,
                b.low_done_before);
     if (ok_c)
         printf("bench: engine test=rss lg_domain=%u jobs=%u partitions=%u proofs=%zu verified=%zu "
