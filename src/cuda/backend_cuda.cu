@@ -473,9 +473,12 @@ static void reg_init(void)
         memset(d, 0, sizeof *d);
         d->ordinal = i;
         snprintf(d->name, sizeof d->name, "cuda%zu", g_ndevs);
-        snprintf(d->desc, sizeof d->desc, "%s (sm_%d%d, %d SMs, %.1f GiB)", prop.name, prop.major,
-                 prop.minor, prop.multiProcessorCount,
-                 (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0));
+        /* a long device name is cut: the description is for logs */
+        if (snprintf(d->desc, sizeof d->desc, "%s (sm_%d%d, %d SMs, %.1f GiB)", prop.name,
+                     prop.major, prop.minor, prop.multiProcessorCount,
+                     (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0)) >=
+            (int)sizeof d->desc)
+            d->desc[sizeof d->desc - 1] = '\0';
         d->mem_total = prop.totalGlobalMem;
         d->sms = (unsigned)prop.multiProcessorCount;
         /* data (32 B/element) + twiddles (16 B/element) must fit; exponents stay in u32 */
