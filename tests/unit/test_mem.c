@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -383,24 +384,30 @@ struct hammer {
     czk_budget_t b;
     _Atomic int done;
     _Atomic uint64_t max_seen, samples;
+};
+
+struct hammer_arg {
+    czk_budget_t b;
     uint64_t seed;
 };
 
 static void *hammer_thread(void *p)
 {
-    struct hammer *h = p;
+    struct hammer_arg *h = p;
     uint64_t x = h->seed | 1;
     for (unsigned i = 0; i < HAMMER_ITERS; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        uint64_t n = 1 + x % 300;
+        uint64_t n = 1 + x % 400;
         /* mix of endless waits, short timeouts and try_reserve */
         bool ok;
         if (i % 3 == 2)
             ok = czk_budget_try_reserve(h->b, n);
         else
             ok = czk_budget_reserve(h->b, n, NULL, i % 3 ? 2 : -1) == CZK_OK;
-        if (ok)
+        if (ok) {
+            sched_yield(); /* hold it a moment: others must wait */
             czk_budget_release(h->b, n);
+        }
     }
     return NULL;
 }
@@ -421,10 +428,13 @@ static void test_budget_hammer(void **state)
 {
     (void)state;
     struct hammer h;
-    memset(&h, 0, sizeof h);
+    h.b = NULL;
+    atomic_init(&h.done, 0);
+    atomic_init(&h.max_seen, 0);
+    atomic_init(&h.samples, 0);
     assert_int_equal(czk_budget_new(&h.b, "hammer", HAMMER_LIMIT), CZK_OK);
     pthread_t s, t[HAMMER_THREADS];
-    struct hammer ht[HAMMER_THREADS];
+    struct hammer_arg ht[HAMMER_THREADS];
     assert_int_equal(pthread_create(&s, NULL, sampler_thread, &h), 0);
     while (atomic_load(&h.samples) == 0) /* sampling before the hammers start */
         sched_yield();
@@ -449,6 +459,7 @@ static void test_budget_hammer(void **state)
     assert_true(st.peak <= HAMMER_LIMIT);
     assert_int_equal(st.reserved, 0);
     assert_true(st.n_reserve > 0);
+    assert_true(st.n_waits > 0); /* the test exercised the waiting path */
     czk_budget_free(h.b);
 }
 
@@ -673,7 +684,9 @@ static void test_pool_new_failures(void **state)
     assert_int_equal(f.outstanding, 0);
     czk_budget_release(b, 4096);
     f.left = 2;
+    log_capture();
     assert_int_equal(czk_pool_new(&p, &fa, 4096, 3, b), CZK_ERR_NOMEM);
+    log_restore();
     assert_int_equal(f.outstanding, 0);
     assert_int_equal(bstats(b).reserved, 0);
 
