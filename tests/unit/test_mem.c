@@ -10,7 +10,6 @@
 #include <stdatomic.h>
 #include <pthread.h>
 #include <sched.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
