@@ -45,30 +45,6 @@ struct mopts {
     bool compare;
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static const char *cname(enum czk_groth16_curve c)
-{
-    return c == CZK_GROTH16_CURVE_BN254 ? "bn254" : "bls12_381";
-}
-
 static int parse_curve(const char *v, enum czk_groth16_curve *c)
 {
     if (!strcmp(v, "bn254"))
@@ -173,7 +149,7 @@ static int cpu_msm(const struct mopts *o, const void *bases, const uint64_t (*sc
     if (!ms)
         return 1;
     for (unsigned r = 0; r <= o->reps; r++) {
-        double t0 = now_ms();
+        double t0 = czk_cli_now_ms();
         enum czk_status st = czk_cpu_msm(o->curve, o->group, bases, sc, n, out, host_threads());
         if (st != CZK_OK) {
             fprintf(stderr, "czk bench msm: cpu: %s\n", czk_status_str(st));
@@ -181,9 +157,9 @@ static int cpu_msm(const struct mopts *o, const void *bases, const uint64_t (*sc
             return 1;
         }
         if (r)
-            ms[r - 1] = now_ms() - t0;
+            ms[r - 1] = czk_cli_now_ms() - t0;
     }
-    *med = median(ms, o->reps);
+    *med = czk_cli_median(ms, o->reps);
     free(ms);
     return 0;
 }
@@ -267,7 +243,7 @@ int czk_bench_msm(int argc, char **argv)
         if (cpu_msm(&o, hb, (const uint64_t(*)[4])sc, n, out, &med))
             goto done;
     }
-    printf("bench: msm curve=%s group=%u lg_n=%u backend=%s reps=%u median_ms=%.3f", cname(o.curve), o.group,
+    printf("bench: msm curve=%s group=%u lg_n=%u backend=%s reps=%u median_ms=%.3f", czk_cli_curve_id(o.curve), o.group,
            o.lg, o.backend, o.reps, med);
 #ifdef CZK_USE_CUDA
     if (gpu)
@@ -316,14 +292,14 @@ int czk_bench_msm(int argc, char **argv)
         free(s20);
         if (crc)
             goto done;
-        printf("bench: msm-compare curve=%s group=%u lg_n=20 cpu_median_ms=%.3f cpu_threads=%u", cname(o.curve),
+        printf("bench: msm-compare curve=%s group=%u lg_n=20 cpu_median_ms=%.3f cpu_threads=%u", czk_cli_curve_id(o.curve),
                o.group, cpu20, host_threads());
         if (gpu)
             printf(" cuda_median_ms=%.3f ratio=%.1f equal=%s", gpu20, gpu20 > 0 ? cpu20 / gpu20 : 0,
                    same ? "yes" : "NO");
         printf("\n");
     }
-    printf("\n| MSM %s G%u 2^%u | %s |\n|---|---|\n", cname(o.curve), o.group, o.lg, o.backend);
+    printf("\n| MSM %s G%u 2^%u | %s |\n|---|---|\n", czk_cli_curve_id(o.curve), o.group, o.lg, o.backend);
     printf("| median ms | %.3f |\n", med);
 #ifdef CZK_USE_CUDA
     if (gpu)
@@ -397,10 +373,10 @@ int czk_bench_field(int argc, char **argv)
             bound[k][v] = imad * 1e3 / (v == 0 ? 6 * nn : 4 * nn);
             printf("bench: field curve=%s field=%s variant=%s gmul_per_s=%.2f bound_gmul_per_s=%.2f "
                    "of_bound=%.0f%%\n",
-                   cname(curve), fl[k].name, v == 0 ? "mul" : "mul_wide", g[k][v], bound[k][v],
+                   czk_cli_curve_id(curve), fl[k].name, v == 0 ? "mul" : "mul_wide", g[k][v], bound[k][v],
                    100 * g[k][v] / bound[k][v]);
         }
-    printf("\n| %s field mul | G/s | IMAD bound G/s | of bound |\n|---|---|---|---|\n", cname(curve));
+    printf("\n| %s field mul | G/s | IMAD bound G/s | of bound |\n|---|---|---|---|\n", czk_cli_curve_id(curve));
     for (int k = 0; k < 2; k++)
         for (int v = 0; v < 2; v++)
             printf("| %s %s | %.2f | %.2f | %.0f%% |\n", fl[k].name, shape[v], g[k][v], bound[k][v],

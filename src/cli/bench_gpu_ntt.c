@@ -45,30 +45,6 @@ struct opts {
     bool coset, inverse, compare;
 };
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned n)
-{
-    qsort(v, n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static const char *cname(enum czk_groth16_curve c)
-{
-    return c == CZK_GROTH16_CURVE_BN254 ? "bn254" : "bls12_381";
-}
-
 static int parse(int argc, char **argv, struct opts *o, bool eval)
 {
     o->backend = "cuda";
@@ -204,17 +180,17 @@ static int cpu_ntt(const struct opts *o, unsigned lg, double *med, double *mn)
     enum czk_backend_dir dir = o->inverse ? CZK_BACKEND_INVERSE : CZK_BACKEND_FORWARD;
     int rc = 0;
     for (unsigned r = 0; r <= o->reps; r++) {
-        double t0 = now_ms();
+        double t0 = czk_cli_now_ms();
         if (czk_backend_ntt(be, o->curve, b, lg, dir, CZK_NTT_SNARKJS, o->coset ? shift : NULL) !=
             CZK_OK) {
             rc = 1;
             break;
         }
         if (r)
-            ms[r - 1] = now_ms() - t0;
+            ms[r - 1] = czk_cli_now_ms() - t0;
     }
     if (!rc) {
-        *med = median(ms, o->reps);
+        *med = czk_cli_median(ms, o->reps);
         *mn = ms[0];
     }
     czk_buf_free(b);
@@ -242,7 +218,7 @@ static int gpu_ntt(const struct opts *o, czk_backend_t be, unsigned lg, double *
         st = czk_cuda_bench_ntt(be, o->curve, b, lg, dir, CZK_NTT_SNARKJS,
                                 o->coset ? shift : NULL, o->reps, ms, &muls);
     if (st == CZK_OK) {
-        *med = median(ms, o->reps);
+        *med = czk_cli_median(ms, o->reps);
         *mn = ms[0];
     } else {
         fprintf(stderr, "czk bench ntt: %s\n", czk_status_str(st));
@@ -298,7 +274,7 @@ int czk_bench_ntt(int argc, char **argv)
     double rate = muls / (med * 1e-3), gbps = bytes / (med * 1e-3) / 1e9;
     printf("bench: ntt curve=%s lg_n=%u variant=%s backend=%s reps=%u median_ms=%.3f min_ms=%.3f "
            "fr_mul_per_s=%.4g gbps=%.1f\n",
-           cname(o.curve), o.lg, variant, dev, o.reps, med, mn, rate, gbps);
+           czk_cli_curve_id(o.curve), o.lg, variant, dev, o.reps, med, mn, rate, gbps);
     if (mul_rate > 0)
         printf("bench: ceiling device=%s fr_mul_per_s=%.4g copy_gbps=%.1f\n", dev, mul_rate,
                copy_gbps);
@@ -306,7 +282,7 @@ int czk_bench_ntt(int argc, char **argv)
         printf("bench: ntt-compare lg_n=20 cpu_median_ms=%.3f %s_median_ms=%.3f ratio=%.1f\n",
                cpu_med, dev, strcmp(dev, "cpu") ? gpu20 : cpu_med,
                strcmp(dev, "cpu") && gpu20 > 0 ? cpu_med / gpu20 : 1.0);
-    printf("\n| NTT %s 2^%u %s | %s |\n|---|---|\n", cname(o.curve), o.lg, variant, dev);
+    printf("\n| NTT %s 2^%u %s | %s |\n|---|---|\n", czk_cli_curve_id(o.curve), o.lg, variant, dev);
     printf("| median ms | %.3f |\n| min ms | %.3f |\n", med, mn);
     printf("| Fr mul/s (nominal %.3g muls) | %.3g |\n", muls, rate);
     if (mul_rate > 0)
@@ -412,13 +388,13 @@ static int cpu_eval(const struct opts *o, uint32_t rows, double *med, double *mn
         czk_buf_alloc(d, (size_t)rows * 32, &bc) != CZK_OK)
         goto out;
     for (unsigned r = 0; r <= o->reps; r++) {
-        double t0 = now_ms();
+        double t0 = czk_cli_now_ms();
         if (czk_backend_sparse_eval(be, o->curve, &A, &B, bw, ba, bb, bc) != CZK_OK)
             goto out;
         if (r)
-            ms[r - 1] = now_ms() - t0;
+            ms[r - 1] = czk_cli_now_ms() - t0;
     }
-    *med = median(ms, o->reps);
+    *med = czk_cli_median(ms, o->reps);
     *mn = ms[0];
     rc = 0;
 out:
@@ -441,7 +417,7 @@ static int gpu_eval(const struct opts *o, czk_backend_t be, uint32_t rows, doubl
     enum czk_status st =
         czk_cuda_bench_eval(be, o->curve, rows, o->bool_frac, 17, o->reps, ms, muls, bytes);
     if (st == CZK_OK) {
-        *med = median(ms, o->reps);
+        *med = czk_cli_median(ms, o->reps);
         *mn = ms[0];
     } else {
         fprintf(stderr, "czk bench eval: %s\n", czk_status_str(st));
@@ -497,7 +473,7 @@ int czk_bench_eval(int argc, char **argv)
     double rate = muls / (med * 1e-3), gbps = bytes / (med * 1e-3) / 1e9;
     printf("bench: eval curve=%s rows=%u nnz=%llu backend=%s reps=%u median_ms=%.3f min_ms=%.3f "
            "fr_mul_per_s=%.4g gbps=%.1f\n",
-           cname(o.curve), o.rows, (unsigned long long)nnz, dev, o.reps, med, mn, rate, gbps);
+           czk_cli_curve_id(o.curve), o.rows, (unsigned long long)nnz, dev, o.reps, med, mn, rate, gbps);
     if (mul_rate > 0)
         printf("bench: ceiling device=%s fr_mul_per_s=%.4g copy_gbps=%.1f\n", dev, mul_rate,
                copy_gbps);
@@ -505,7 +481,7 @@ int czk_bench_eval(int argc, char **argv)
         printf("bench: eval-compare rows=%u cpu_median_ms=%.3f %s_median_ms=%.3f ratio=%.1f\n",
                cmp_rows, cpu_med, dev, strcmp(dev, "cpu") ? g20 : cpu_med,
                strcmp(dev, "cpu") && g20 > 0 ? cpu_med / g20 : 1.0);
-    printf("\n| eval %s %u rows (%llu nnz) | %s |\n|---|---|\n", cname(o.curve), o.rows,
+    printf("\n| eval %s %u rows (%llu nnz) | %s |\n|---|---|\n", czk_cli_curve_id(o.curve), o.rows,
            (unsigned long long)nnz, dev);
     printf("| median ms | %.3f |\n| min ms | %.3f |\n", med, mn);
     printf("| Fr mul/s | %.3g |\n", rate);

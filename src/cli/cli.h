@@ -34,4 +34,10 @@ int czk_cli_write_atomic(const char *prog, const char *path, const void *data, s
  * then a directory. */
 bool czk_cli_make_dirs(const char *path);
 
+/* Shared by the benchmarks (cli_util.c): CLOCK_MONOTONIC in ms; the median of v[0..n)
+ * (n >= 1; sorts v); "bn254" or "bls12_381". */
+double czk_cli_now_ms(void);
+double czk_cli_median(double *v, unsigned n);
+const char *czk_cli_curve_id(int curve);
+
 #endif
