@@ -3,7 +3,7 @@
 #
 # The CUDA backend's device run (helper gpu-ntt): correctness suites, end-to-end prove,
 # then the NTT / eval benchmarks. Runs on the GPU machine from the repository root with the
-# binaries carried in build-dev-ntt/ (czk, test_cuda_backend, test_cuda_ntt_large,
+# binaries carried in build-dev-ntt/ (czk, test_backend_ops, test_backend_ntt_large,
 # test_cuda_fault, libcmocka, libjansson). Logs go to $OUT (or ./out-dev-ntt); a short
 # table is printed last. Usage: tools/device_gpu_ntt.sh [quick|full]
 set -u
@@ -24,14 +24,14 @@ step() { # step NAME TIMEOUT CMD...
     printf '%-16s rc=%-3s %6sms  %s\n' "$name" "$rc" "$dt" "$(grep -E 'PASSED|FAILED|passed|skipped|bench: (ntt|eval) ' "$O/$name.log" | tail -1 | cut -c1-150)" | tee -a "$summary"
 }
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a "$summary"
-step backend 90 "$B/test_cuda_backend"
+step backend 90 "$B/test_backend_ops"
 step fault 20 "$B/test_cuda_fault"
 step ntt27_bls 20 "$B/czk" bench ntt --backend cuda --curve bls12_381 --log-n 27 --reps 5
 step ntt27_bls_coset 25 "$B/czk" bench ntt --backend cuda --curve bls12_381 --log-n 27 --reps 5 --coset --compare-cpu
 step ntt27_bn 20 "$B/czk" bench ntt --backend cuda --curve bn254 --log-n 27 --reps 5
 step eval130m 45 "$B/czk" bench eval --backend cuda --curve bls12_381 --rows 130000000 --reps 5 --compare-cpu
 if [[ "$mode" == full ]]; then
-    step ntt_large 170 "$B/test_cuda_ntt_large"
+    step ntt_large 170 "$B/test_backend_ntt_large"
     step prove_cuda 120 bash tests/cli/test_prove_cuda_cli.sh "$B/czk"
 fi
 echo "==== table"

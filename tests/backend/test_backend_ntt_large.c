@@ -281,16 +281,16 @@ static void test_ntt_2_27(void **state)
 
 int main(void)
 {
-    czk_test_seed_init("test_cuda_ntt_large");
+    czk_test_seed_init("test_backend_ntt_large");
     char err[256] = "";
     czk_backend_reg_t reg = czk_backend_reg_by_name("cuda");
     if (!reg || czk_backend_reg_device_count(reg) == 0) {
-        printf("test_cuda_ntt_large: no CUDA backend or no usable GPU: skipped\n");
+        printf("test_backend_ntt_large: no CUDA backend or no usable GPU: skipped\n");
         return 77;
     }
     g_dev = czk_backend_reg_device_get(reg, 0);
     if (czk_backend_new(g_dev, 0, &g_gpu, err, sizeof err) != CZK_OK) {
-        printf("test_cuda_ntt_large: %s\n", err);
+        printf("test_backend_ntt_large: %s\n", err);
         return 1;
     }
     const struct CMUnitTest tests[] = {

@@ -128,7 +128,7 @@ static void check_running(const struct group_info *g, unsigned lg)
     struct czk_cuda_msm_stats stt;
     czk_cuda_msm_last_stats(&stt);
     g->to_affine(got_aff, got);
-    printf("test_cuda_msm_large: %s 2^%u: median %.2f ms (bases made in %.1f ms), c=%u windows=%u "
+    printf("test_backend_msm_large: %s 2^%u: median %.2f ms (bases made in %.1f ms), c=%u windows=%u "
            "chunk=%u levels=%u general=%zu ones=%zu scratch=%.2f GB\n",
            g->name, lg, ms, ms_bases, stt.c, stt.windows, stt.chunk, stt.levels, stt.n_general, stt.n_ones,
            (double)czk_cuda_msm_scratch_bytes(g->curve, g->group, n) / 1e9);
@@ -154,7 +154,7 @@ static void test_oom_predicted(void **state)
                                               (size_t)1 << 30, out, 1, NULL, NULL, err, sizeof err);
     assert_int_equal(st, CZK_ERR_DEVICE);
     assert_non_null(strstr(err, "need"));
-    printf("test_cuda_msm_large: predicted: %s\n", err);
+    printf("test_backend_msm_large: predicted: %s\n", err);
     /* the device is still usable afterwards */
     uint64_t one[1][4] = {{1, 0, 0, 0}};
     uint8_t want[512], got_aff[512];
@@ -172,10 +172,10 @@ static void test_oom_predicted(void **state)
 int main(void)
 {
 #ifdef CZK_USE_CUDA
-    czk_test_seed_init("test_cuda_msm_large");
+    czk_test_seed_init("test_backend_msm_large");
     int n_dev = 0;
     if (czk_cuda_device_count(&n_dev) != CZK_OK || n_dev == 0) {
-        printf("test_cuda_msm_large: no CUDA device: skipped\n");
+        printf("test_backend_msm_large: no CUDA device: skipped\n");
         return 77;
     }
     const struct CMUnitTest tests[] = {
@@ -183,9 +183,9 @@ int main(void)
         cmocka_unit_test(test_bn_g1_2_24),    cmocka_unit_test(test_bn_g2_2_22),
         cmocka_unit_test(test_bls_g2_2_22),   cmocka_unit_test(test_bls_g1_2_26),
     };
-    return cmocka_run_group_tests_name("cuda_msm_large", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("backend_msm_large", tests, NULL, NULL);
 #else
-    printf("test_cuda_msm_large: built without CUDA: skipped\n");
+    printf("test_backend_msm_large: built without CUDA: skipped\n");
     return 77;
 #endif
 }
