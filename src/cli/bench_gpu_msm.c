@@ -249,6 +249,10 @@ int czk_bench_msm(int argc, char **argv)
     if (gpu)
         printf(" c=%u windows=%u chunk=%u levels=%u general=%zu ones=%zu scratch_bytes=%zu bases_ms=%.1f",
                stt.c, stt.windows, stt.chunk, stt.levels, stt.n_general, stt.n_ones, scratch, ms_bases);
+    if (gpu)
+        printf(" select_ms=%.2f digits_ms=%.2f sort_ms=%.2f accumulate_ms=%.2f reduce_ms=%.2f combine_ms=%.2f",
+               stt.stage_ms[0], stt.stage_ms[1], stt.stage_ms[2], stt.stage_ms[3], stt.stage_ms[4],
+               stt.stage_ms[5]);
 #endif
     printf("\n");
 
@@ -302,9 +306,14 @@ int czk_bench_msm(int argc, char **argv)
     printf("\n| MSM %s G%u 2^%u | %s |\n|---|---|\n", czk_cli_curve_id(o.curve), o.group, o.lg, o.backend);
     printf("| median ms | %.3f |\n", med);
 #ifdef CZK_USE_CUDA
-    if (gpu)
+    if (gpu) {
         printf("| plan | c=%u, %u windows, %u entries/thread, %u passes |\n| scratch | %.2f GB |\n", stt.c,
                stt.windows, stt.chunk, stt.levels, (double)scratch / 1e9);
+        printf("| stages ms (last run): select, digits, sort, accumulate, reduce, combine | %.2f, %.2f, %.2f, "
+               "%.2f, %.2f, %.2f |\n",
+               stt.stage_ms[0], stt.stage_ms[1], stt.stage_ms[2], stt.stage_ms[3], stt.stage_ms[4],
+               stt.stage_ms[5]);
+    }
 #endif
     if (o.compare && gpu)
         printf("| 2^20: cpu ms / gpu ms | %.2f / %.3f = %.1fx (%s) |\n", cpu20, gpu20,

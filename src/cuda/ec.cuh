@@ -22,7 +22,8 @@
 
 /* The point operations are out of line on the device: inlining every field multiplication of
  * every call site makes kernels of hundreds of thousands of instructions (minutes of compile
- * time for G2) for no gain; the field code inside each of them is inlined. */
+ * time for G2); the field code inside each of them is inlined. The one hot loop that gains
+ * from inlining (the MSM's G1 bucket accumulation) calls the _inline forms. */
 #ifdef __CUDACC__
 #define CZK_HD_NOINLINE __host__ __device__ __noinline__
 #else
@@ -91,7 +92,8 @@ template <class F> struct xyzz {
 
     /* r = 2a for affine a (not infinity): U = 2y, V = U^2, W = U V, S = x V, M = 3x^2,
      * X3 = M^2 - 2S, Y3 = M (S - X3) - W y, ZZ3 = V, ZZZ3 = W */
-    CZK_HD_NOINLINE static void dbl_affine(xyzz &r, const affine<F> &a)
+    CZK_HD_NOINLINE static void dbl_affine(xyzz &r, const affine<F> &a) { dbl_affine_inline(r, a); }
+    CZK_HD static void dbl_affine_inline(xyzz &r, const affine<F> &a)
     {
         F U = F::dbl(a.y);
         F V = F::sqr(U);
@@ -135,6 +137,12 @@ template <class F> struct xyzz {
      * Q = X PP, X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - Y PPP, ZZ3 = ZZ PP, ZZZ3 = ZZZ PPP */
     CZK_HD_NOINLINE static void add_affine(xyzz &r, const xyzz &p, const affine<F> &a)
     {
+        add_affine_inline(r, p, a);
+    }
+    /* The same, inlined into the caller (the MSM's accumulation loop keeps its accumulator and
+     * the next base in registers this way instead of passing them through the stack). */
+    CZK_HD static void add_affine_inline(xyzz &r, const xyzz &p, const affine<F> &a)
+    {
         if (affine<F>::is_inf(a)) {
             r = p;
             return;
@@ -147,7 +155,7 @@ template <class F> struct xyzz {
         F R = F::sub(F::mul(a.y, p.ZZZ), p.Y);
         if (F::is_zero(P)) {
             if (F::is_zero(R))
-                dbl_affine(r, a);
+                dbl_affine_inline(r, a);
             else
                 r = inf();
             return;

@@ -51,10 +51,14 @@ enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, 
                              void *d_scratch, char *err, size_t errlen);
 
 /* Plan of one call (for benches and tests): window bits, windows, points per accumulation
- * chunk, and the counts of the last call on this thread (general points, points with scalar 1). */
+ * chunk, and the counts of the last call on this thread (general points, points with scalar 1);
+ * stage_ms: device time of its stages (CUDA events): select (general points, scalar-1 sum),
+ * digits, sort, accumulate (all passes), reduce, combine (with the copy to the host). */
+enum { CZK_MSM_STAGES = 6 };
 struct czk_cuda_msm_stats {
     unsigned c, windows, chunk, levels;
     size_t n_general, n_ones;
+    float stage_ms[CZK_MSM_STAGES];
 };
 /* Stats of the last czk_cuda_msm on the calling thread. */
 void czk_cuda_msm_last_stats(struct czk_cuda_msm_stats *stats);

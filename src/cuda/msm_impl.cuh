@@ -213,9 +213,23 @@ __global__ void digits_kernel(const uint64_t *scalars, const uint32_t *idx, uint
  * thread t takes entries [t chunk, (t + 1) chunk). Bucket id of entry pos: (pos / m) * M + key - 1
  * (NONE for key 0). Finished runs go to buckets[id]; a run continuing from the previous chunk
  * (head) or into the next (tail) goes to part[2t] / part[2t + 1] with its id (NONE if absent).
+ *
+ * The kernel is latency-bound (one dependent carry chain per warp, few warps: Nsight Compute
+ * on the H200 showed 30-37 % of issue slots busy, DRAM under 5 %), so its shape is chosen per
+ * group by acc_kind (measured on the H200 at 2^24, docs/GPU_RUNS.md):
+ *   ACC_CALL     the addition out of line (G2: inlined, its Fp2 points spill),
+ *   ACC_INLINE   the addition inlined, accumulator in registers (BN254 G1: 84 -> 74 ms),
+ *   ACC_PREFETCH inlined, and the next entry's base loaded during the addition, at most 255
+ *                registers (BLS12-381 G1: 251 -> 163 ms).
  */
-template <class G>
-__global__ void __launch_bounds__(BLOCK)
+enum { ACC_CALL = 0, ACC_INLINE = 1, ACC_PREFETCH = 3 };
+template <class G> constexpr int acc_kind()
+{
+    return sizeof(typename G::field) > 48 ? ACC_CALL : G::field::N == 12 ? ACC_PREFETCH : ACC_INLINE;
+}
+
+template <class G, int V>
+__global__ void __launch_bounds__(BLOCK, V == ACC_PREFETCH ? 2 : 1)
     accumulate_first(const uint32_t *keys, const uint32_t *vals, uint32_t m, size_t total,
                      uint32_t chunk, uint32_t M, const uint64_t *bases, typename G::pt *buckets,
                      uint32_t *part_id, typename G::pt *part)
@@ -242,10 +256,19 @@ __global__ void __launch_bounds__(BLOCK)
     uint32_t cur = NONE;
     bool cur_is_head = false;
     pt acc = pt::inf();
+    typename G::aff next;
+    if (V == ACC_PREFETCH)
+        next = load_base<G>(bases, vals[s] & 0x7fffffffu);
     for (size_t pos = s; pos < e; pos++) {
         if (pos == wend) {
             w++;
             wend += m;
+        }
+        typename G::aff a;
+        if (V == ACC_PREFETCH) { /* the next entry's base is loaded while this one is added */
+            a = next;
+            if (pos + 1 < e)
+                next = load_base<G>(bases, vals[pos + 1] & 0x7fffffffu);
         }
         uint32_t k = keys[pos];
         uint32_t id = k ? w * M + k - 1 : NONE;
@@ -265,10 +288,14 @@ __global__ void __launch_bounds__(BLOCK)
         if (id == NONE)
             continue;
         uint32_t v = vals[pos];
-        typename G::aff a = load_base<G>(bases, v & 0x7fffffffu);
+        if (V != ACC_PREFETCH)
+            a = load_base<G>(bases, v & 0x7fffffffu);
         if (v >> 31)
             a.y = G::field::neg(a.y);
-        pt::add_affine(acc, acc, a);
+        if (V == ACC_CALL)
+            pt::add_affine(acc, acc, a);
+        else
+            pt::add_affine_inline(acc, acc, a);
     }
     if (cur != NONE) {
         if (cur_is_head) { /* head (and perhaps tail too): one partial */
@@ -580,7 +607,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
     uint8_t *scr = (uint8_t *)d_scratch;
     bool own = false;
     int sms = sm_count();
-    struct czk_cuda_msm_stats stats = {0, 0, 0, 0, 0, 0};
+    struct czk_cuda_msm_stats stats = {0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
     uint32_t m = 0;
     unsigned long long n_ones = 0;
     const uint32_t ones_blocks = (uint32_t)(2 * sms);
@@ -588,6 +615,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
     layout L;
     unsigned c = C_MIN, W = 0;
     uint64_t jac[3 * G::field::N / 2];
+    cudaEvent_t ev[7] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
     if (n == 0) {
         jacobian<typename G::field> j;
@@ -604,6 +632,9 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         own = true;
     }
     L = make_layout<G>(n, 0, C_MIN, 0, sms); /* the window-independent offsets */
+    for (int i = 0; i < 7; i++)
+        CZK_CU_CHECK(cudaEventCreate(&ev[i]));
+    CZK_CU_CHECK(cudaEventRecord(ev[0], stream));
     {
         /* 1. general points and the scalar-1 sum */
         uint32_t *idx = (uint32_t *)(scr + L.idx), *nsel = (uint32_t *)(scr + L.nsel);
@@ -626,6 +657,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         CZK_CU_LAUNCH(sum_groups<G><<<1, BLOCK, 0, stream>>>(ones, ones_blocks, ones + ones_blocks));
         CZK_CU_CHECK(cudaMemcpyAsync(&m, nsel, sizeof m, cudaMemcpyDeviceToHost, stream));
         CZK_CU_CHECK(cudaMemcpyAsync(&n_ones, ones_cnt, sizeof n_ones, cudaMemcpyDeviceToHost, stream));
+        CZK_CU_CHECK(cudaEventRecord(ev[1], stream));
         CZK_CU_CHECK(cudaStreamSynchronize(stream));
     }
     if (m > 0) {
@@ -648,6 +680,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         /* 2. digits */
         CZK_CU_LAUNCH(digits_kernel<<<(m + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(scalars, idx, m, c, W,
                                                                                keys, vals));
+        CZK_CU_CHECK(cudaEventRecord(ev[2], stream));
         /* 3. sort each window by bucket */
         for (unsigned w = 0; w < W; w++) {
             cub::DoubleBuffer<uint32_t> kb(keys + (size_t)w * m, keys_alt), vb(vals + (size_t)w * m, vals_alt);
@@ -661,6 +694,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
                 CZK_CU_CHECK(cudaMemcpyAsync(vals + (size_t)w * m, vb.Current(), (size_t)m * 4,
                                              cudaMemcpyDeviceToDevice, stream));
         }
+        CZK_CU_CHECK(cudaEventRecord(ev[3], stream));
         /* 4. accumulate */
         CZK_CU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)W * M * sizeof(pt), stream)); /* ZZ = 0: inf */
         size_t threads = first_threads(total, sms);
@@ -669,8 +703,11 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         stats.chunk = chunk;
         uint32_t *pid = (uint32_t *)(scr + L.part_id[0]);
         pt *part = (pt *)(scr + L.part[0]);
-        CZK_CU_LAUNCH(accumulate_first<G><<<(unsigned)((threads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
-            keys, vals, m, total, chunk, (uint32_t)M, bases, buckets, pid, part));
+        {
+            const unsigned nb = (unsigned)((threads + BLOCK - 1) / BLOCK);
+            CZK_CU_LAUNCH(accumulate_first<G, acc_kind<G>()><<<nb, BLOCK, 0, stream>>>(
+                keys, vals, m, total, chunk, (uint32_t)M, bases, buckets, pid, part));
+        }
         size_t bound = 2 * threads; /* entries of the partial list */
         unsigned level = 1;
         uint32_t *sel = (uint32_t *)(scr + L.sel), *flags = (uint32_t *)(scr + L.flags),
@@ -699,6 +736,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
             level++;
         }
         stats.levels = level;
+        CZK_CU_CHECK(cudaEventRecord(ev[4], stream));
         /* 5. reduce */
         const uint32_t seg = choose_seg(W, (uint32_t)M, sms), K = (uint32_t)(M / seg);
         pt *V = (pt *)(scr + L.V);
@@ -706,6 +744,10 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         CZK_CU_LAUNCH(reduce_segments<G><<<(unsigned)((rthreads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
             buckets, W, (uint32_t)M, seg, V));
         CZK_CU_LAUNCH(sum_groups<G><<<W, BLOCK, 0, stream>>>(V, K, (pt *)(scr + L.S)));
+        CZK_CU_CHECK(cudaEventRecord(ev[5], stream));
+    } else {
+        for (int i = 2; i < 6; i++)
+            CZK_CU_CHECK(cudaEventRecord(ev[i], stream));
     }
     {
         /* 6. combine */
@@ -714,13 +756,19 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         CZK_CU_LAUNCH(combine_kernel<G><<<1, 32, 0, stream>>>((pt *)(scr + L.S), W, c, ones_sum, n_ones != 0,
                                                             d_out));
         CZK_CU_CHECK(cudaMemcpyAsync(jac, d_out, sizeof jac, cudaMemcpyDeviceToHost, stream));
+        CZK_CU_CHECK(cudaEventRecord(ev[6], stream));
         CZK_CU_CHECK(cudaStreamSynchronize(stream));
         memcpy(host_out, jac, sizeof jac);
+        for (int i = 0; i < 6; i++)
+            CZK_CU_CHECK(cudaEventElapsedTime(&stats.stage_ms[i], ev[i], ev[i + 1]));
     }
     stats.n_general = m;
     stats.n_ones = (size_t)n_ones;
     last_stats = stats;
 out:
+    for (int i = 0; i < 7; i++)
+        if (ev[i])
+            (void)cudaEventDestroy(ev[i]);
     if (own && scr) {
         cudaError_t e = cudaFreeAsync(scr, stream);
         if (e != cudaSuccess && st == CZK_OK)
