@@ -4,7 +4,6 @@
 # threads per slot (CZK_MSM_TPS) were switches of that run's working tree only (the committed
 # kernel has the chosen variant per group and no switches), stage times, and Nsight Compute on
 # the accumulation kernel. Kept as the record of how the figures were taken.
-# (CZK_MSM_TPS), stage times, and Nsight Compute on the accumulation kernel.
 # Usage: tools/device_msm_explore.sh [BUILD_DIR]   (binaries: czk + libjansson)
 set -u
 B="${1:-$PWD/build-dev-x}"
