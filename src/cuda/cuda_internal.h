@@ -79,10 +79,21 @@ struct czk_cuda_device {
     uint64_t csr_clock;
 };
 
+/* Uploads from pageable memory of at least CZK_CUDA_STAGE_MIN bytes go through the context's
+ * pinned double buffer, CZK_CUDA_STAGE_CHUNK bytes a half (backend_cuda.cu: upload). */
+#define CZK_CUDA_STAGE_CHUNK ((size_t)8 << 20)
+#define CZK_CUDA_STAGE_MIN ((size_t)1 << 20)
+
 struct czk_cuda_ctx {
     struct czk_cuda_device *d;
     cudaStream_t stream;
     char err[256]; /* last error of an op on this context */
+    /* Staging for pageable uploads, made on first use, freed by be_free: two pinned halves of
+     * CZK_CUDA_STAGE_CHUNK bytes (stage[1] = stage[0] + CHUNK) and, per half, an event
+     * recorded after the DMA that reads it (waited on before the half is refilled). */
+    uint8_t *stage[2];
+    cudaEvent_t stage_ev[2];
+    bool stage_off; /* staging could not be set up: pageable uploads go direct */
 };
 
 /* Rows with at most this many terms (in A and in B) are evaluated one thread per row. */

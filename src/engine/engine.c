@@ -24,6 +24,9 @@
 
 #include "core/parallel.h"
 #include "engine/engine_internal.h"
+#ifdef CZK_USE_CUDA
+#include "cuda/pinned.h"
+#endif
 
 #define ENG_MAX_PARTITIONS 65536u
 #define ENG_MAX_WORKERS 64u
@@ -628,6 +631,24 @@ static enum czk_status devices_open(struct czk_engine *e, char *err, size_t errl
     return CZK_OK;
 }
 
+/* The slab pool's allocator when the configuration names none: page-locked memory (the GPUs
+ * upload witnesses from it by direct DMA) when the build has CUDA and a device is a CUDA GPU,
+ * else plain host memory. */
+static const struct czk_allocator *slab_allocator_default(const struct czk_engine *e)
+{
+#ifdef CZK_USE_CUDA
+    czk_backend_reg_t cuda = czk_backend_reg_by_name("cuda");
+    size_t n_cuda = cuda ? czk_backend_reg_device_count(cuda) : 0;
+    for (size_t d = 0; d < e->n_devs; d++)
+        for (size_t i = 0; i < n_cuda; i++)
+            if (czk_backend_reg_device_get(cuda, i) == e->devs[d].dev)
+                return czk_cuda_pinned_allocator();
+#else
+    (void)e;
+#endif
+    return czk_allocator_host();
+}
+
 static enum czk_status workers_start(struct czk_engine *e, char *err, size_t errlen)
 {
     e->n_synth = e->cfg.synth_workers;
@@ -806,12 +827,24 @@ enum czk_status czk_engine_new(czk_engine_t *out, const struct czk_engine_config
         }
         e->own_host_budget = true;
     }
-    if (e->cfg.n_slabs &&
-        (st = czk_pool_new(&e->pool, e->cfg.slab_allocator, e->cfg.slab_bytes, e->cfg.n_slabs,
-                           e->host_budget)) != CZK_OK) {
-        czk_errf(st, err, errlen, "engine: pool of %u slabs of %zu bytes", e->cfg.n_slabs,
-                 e->cfg.slab_bytes);
-        goto fail;
+    if (e->cfg.n_slabs) {
+        const struct czk_allocator *a =
+            e->cfg.slab_allocator ? e->cfg.slab_allocator : slab_allocator_default(e);
+        st = czk_pool_new(&e->pool, a, e->cfg.slab_bytes, e->cfg.n_slabs, e->host_budget);
+        if (st == CZK_ERR_NOMEM && !e->cfg.slab_allocator && a != czk_allocator_host()) {
+            /* the default's page-locked memory could not be had: plain memory still works */
+            czk_log(CZK_LOG_WARN, "engine", "pool: no %s memory for %u slabs of %zu bytes: "
+                    "plain host memory instead", a->name, e->cfg.n_slabs, e->cfg.slab_bytes);
+            a = czk_allocator_host();
+            st = czk_pool_new(&e->pool, a, e->cfg.slab_bytes, e->cfg.n_slabs, e->host_budget);
+        }
+        if (st != CZK_OK) {
+            czk_errf(st, err, errlen, "engine: pool of %u slabs of %zu bytes", e->cfg.n_slabs,
+                     e->cfg.slab_bytes);
+            goto fail;
+        }
+        czk_log(CZK_LOG_INFO, "engine", "pool: %u slabs of %zu bytes, allocator %s (pinned=%d)",
+                e->cfg.n_slabs, e->cfg.slab_bytes, a->name, a->pinned ? 1 : 0);
     }
     if ((st = workers_start(e, err, errlen)) != CZK_OK)
         goto fail;
