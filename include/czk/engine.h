@@ -203,7 +203,8 @@ struct czk_engine_config {
     unsigned prove_flags;            /* enum czk_prove_flags for every proof */
     /* Slab pool for witnesses (0 slabs = none): n_slabs slabs of slab_bytes from
      * slab_allocator (NULL = page-locked "cuda-pinned" memory when a configured device is a
-     * CUDA GPU, else plain host memory; plain memory also when the pinned pool cannot be had), reserved in the host budget. */
+     * CUDA GPU, else plain host memory; plain memory also when the pinned pool cannot be
+     * had), reserved in the host budget. */
     uint32_t n_slabs;
     size_t slab_bytes;
     const struct czk_allocator *slab_allocator;

@@ -108,7 +108,10 @@ enum czk_status run_timed(enum czk_groth16_curve curve, unsigned group, const vo
     CZK_CU_CHECK(cudaEventCreate(&e1));
     if (n) {
         CZK_CU_CHECK(cudaMalloc(&d_scal, n * 32));
-        CZK_CU_CHECK(cudaMemcpy(d_scal, scalars, n * 32, cudaMemcpyHostToDevice));
+        /* on the MSM's stream: a cudaMemcpy from pageable memory may return before its DMA is
+         * done, and the non-blocking stream would not wait for it (seen on the H200: a 2^12
+         * G2 test read scalars not yet written, one run in a few) */
+        CZK_CU_CHECK(cudaMemcpyAsync(d_scal, scalars, n * 32, cudaMemcpyHostToDevice, stream));
     }
     CZK_CU_CHECK(cudaMalloc(&scratch, sb ? sb : 1));
     for (unsigned r = 0; r < reps; r++) {
@@ -165,6 +168,8 @@ extern "C" enum czk_status czk_cuda_msm_host(enum czk_groth16_curve curve, unsig
             goto out;
         CZK_CU_CHECK(cudaMalloc(&d_bases, n * bb));
         CZK_CU_CHECK(cudaMemcpy(d_bases, bases, n * bb, cudaMemcpyHostToDevice));
+        /* the copy may return before its DMA ends; the MSM runs on a non-blocking stream */
+        CZK_CU_CHECK(cudaDeviceSynchronize());
     }
     st = run_timed(curve, group, d_bases, scalars, n, out, reps, ms_median, err, errlen);
 out:
