@@ -19,15 +19,8 @@ export XDG_CACHE_HOME="$W/cache"
 czk="$B/czk"
 summary="$O/summary.txt"
 : >"$summary"
-step() { # step NAME TIMEOUT CMD...
-    local name="$1" t="$2"
-    shift 2
-    local t0=$(date +%s%N)
-    timeout "$t" "$@" >"$O/$name.log" 2>&1
-    local rc=$?
-    printf '%-14s rc=%-3s %7sms  %s\n' "$name" "$rc" "$(( ($(date +%s%N) - t0) / 1000000 ))" \
-        "$(grep -E '^(demo|batch):' "$O/$name.log" | tail -1 | cut -c1-120)" | tee -a "$summary"
-}
+STEP_PATTERN='^(demo|batch):'
+. "$(dirname "$0")/device_lib.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 echo "czk commit: $(cat "$B/COMMIT" 2>/dev/null)" | tee -a "$summary"
 step demo 240 "$czk" demo --dir "$W/demo" --vectors tests/vectors/groth16

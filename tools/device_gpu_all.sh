@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# The CUDA backend's run on the GPU machine in one call: the gpu-labelled suites (backend ops
-# matrix, device MSM edge cases and large sizes, pinned memory and staged uploads) and the
-# MSM / field benchmarks. Binaries come in DIR (or DIR.tar.xz, unpacked first: the device
-# call carries at most 64 MiB): czk, test_backend_ops, test_cuda_msm, test_backend_msm_large,
-# test_cuda_pinned, libcmocka.so.0, libjansson.so.4. Logs in $OUT; a short table last.
+# The CUDA backend's run on the GPU machine in one call: the MSM benchmarks with both bucket
+# accumulations side by side (batch-affine and XYZZ) and a batch-affine tuning sweep, then the
+# gpu-labelled MSM suites (edge cases under both accumulations, large sizes, the backend ops
+# matrix with batch-affine forced) and the CUDA prove test. Binaries come in DIR (or
+# DIR.tar.xz, unpacked first: the device call carries at most 64 MiB): czk, test_backend_ops,
+# test_cuda_msm, test_backend_msm_large, libcmocka.so.0, libjansson.so.4. Logs in $OUT; a
+# short table last.
 # Usage: tools/device_gpu_all.sh [DIR]
 set -u
 B="${1:-$PWD/build-dev-all}"
@@ -18,31 +20,32 @@ chmod +x "$B"/czk "$B"/test_* 2>/dev/null
 export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 summary="$O/summary.txt"
 : >"$summary"
-step() { # step NAME TIMEOUT CMD...
-    local name="$1" t="$2"
-    shift 2
-    local t0=$(date +%s%N)
-    timeout "$t" "$@" >"$O/$name.log" 2>&1
-    local rc=$?
-    local dt=$(( ($(date +%s%N) - t0) / 1000000 ))
-    printf '%-12s rc=%-3s %6sms  %s\n' "$name" "$rc" "$dt" "$(grep -E 'PASSED|FAILED|passed|skipped|^bench: (msm|field) ' "$O/$name.log" | tail -1 | sed -e 's/scratch_bytes=[0-9]* //' -e 's/bases_ms=[0-9.]* //' | cut -c1-250)" | tee -a "$summary"
-}
+STEP_WIDTH=12
+STEP_PATTERN='PASSED|FAILED|passed|skipped|^bench: (msm|field) '
+. "$(dirname "$0")/device_lib.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
-step bls_g1_24 40 "$B/czk" bench msm --backend cuda --curve bls12_381 --group 1 --log-n 24 --reps 5 --compare-cpu
-step bls_g1_26 40 "$B/czk" bench msm --backend cuda --curve bls12_381 --group 1 --log-n 26 --reps 3
-step bn_g1_24 40 "$B/czk" bench msm --backend cuda --curve bn254 --group 1 --log-n 24 --reps 5 --compare-cpu
-step bls_g2_24 60 "$B/czk" bench msm --backend cuda --curve bls12_381 --group 2 --log-n 24 --reps 3
-step field_bls 20 "$B/czk" bench field --curve bls12_381
-step pinned 60 "$B/test_cuda_pinned"
-step msm_small 90 "$B/test_cuda_msm"
-step msm_large 90 "$B/test_backend_msm_large"
-step backend_ops 150 "$B/test_backend_ops"
+MSM="$B/czk bench msm --backend cuda"
+step bls_g1_24 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --compare-cpu
+step bls_g1_24_x 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --acc xyzz
+step bls_g1_26 60 $MSM --curve bls12_381 --group 1 --log-n 26 --reps 3
+step bn_g1_24 40 $MSM --curve bn254 --group 1 --log-n 24 --reps 5 --compare-cpu
+step bn_g1_24_x 40 $MSM --curve bn254 --group 1 --log-n 24 --reps 5 --acc xyzz
+step bls_g2_24 90 $MSM --curve bls12_381 --group 2 --log-n 24 --reps 3
+step bls_g2_24_x 90 $MSM --curve bls12_381 --group 2 --log-n 24 --reps 3 --acc xyzz
+for v in "LANES=128" "LANES=512" "TPS=128" "TPS=512"; do
+    step "bls24_${v/=/}" 40 env "CZK_MSM_BA_$v" $MSM --curve bls12_381 --group 1 --log-n 24 --reps 3 --acc affine
+done
+step msm_small 240 "$B/test_cuda_msm"
+step msm_large 120 "$B/test_backend_msm_large"
+step backend_ops 200 env CZK_MSM_ACC=affine "$B/test_backend_ops"
 step prove_cuda 60 bash tests/cli/test_prove_cuda_cli.sh "$B/czk"
 echo "==== details"
-grep -h -E "GB/s|staged|pageable" "$O/pinned.log" | head -6 | cut -c1-200
 grep -h -E "^(ntt|sparse|quotient|to_canon|msm)" "$O/backend_ops.log" | head -30 | cut -c1-200
 grep -h -E "FAILED|differs|error|Error" "$O"/*.log | head -20 | cut -c1-250
 echo "==== table"
-grep -h -E '^\| (stages|median|plan|2\^20)' "$O"/bls_g1_24.log "$O"/bls_g1_26.log "$O"/bn_g1_24.log "$O"/bls_g2_24.log | cut -c1-140
+for f in bls_g1_24 bls_g1_24_x bls_g1_26 bn_g1_24 bn_g1_24_x bls_g2_24 bls_g2_24_x; do
+    echo "-- $f"
+    grep -h -E '^\| (stages|median|plan|2\^20)' "$O/$f.log" | cut -c1-140
+done
 echo "==== summary"
 cat "$summary"

@@ -14,15 +14,8 @@ chmod +x "$B"/czk "$B"/test_* 2>/dev/null
 export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 summary="$O/summary.txt"
 : >"$summary"
-step() { # step NAME TIMEOUT CMD...
-    local name="$1" t="$2"
-    shift 2
-    local t0=$(date +%s%N)
-    timeout "$t" "$@" >"$O/$name.log" 2>&1
-    local rc=$?
-    local dt=$(( ($(date +%s%N) - t0) / 1000000 ))
-    printf '%-14s rc=%-3s %6sms  %s\n' "$name" "$rc" "$dt" "$(grep -E 'PASSED|FAILED|passed|skipped|bench: (msm|field) |median' "$O/$name.log" | tail -1 | cut -c1-170)" | tee -a "$summary"
-}
+STEP_PATTERN='PASSED|FAILED|passed|skipped|bench: (msm|field) |median'
+. "$(dirname "$0")/device_lib.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a "$summary"
 step field_bls 15 "$B/czk" bench field --curve bls12_381
 step msm_large 75 "$B/test_backend_msm_large"

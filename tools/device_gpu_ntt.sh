@@ -14,15 +14,8 @@ export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 mode="${1:-full}"
 summary="$O/summary.txt"
 : >"$summary"
-step() { # step NAME TIMEOUT CMD...
-    local name="$1" t="$2"
-    shift 2
-    local t0=$(date +%s%N)
-    timeout "$t" "$@" >"$O/$name.log" 2>&1
-    local rc=$?
-    local dt=$(( ($(date +%s%N) - t0) / 1000000 ))
-    printf '%-16s rc=%-3s %6sms  %s\n' "$name" "$rc" "$dt" "$(grep -E 'PASSED|FAILED|passed|skipped|bench: (ntt|eval) ' "$O/$name.log" | tail -1 | cut -c1-150)" | tee -a "$summary"
-}
+STEP_PATTERN='PASSED|FAILED|passed|skipped|bench: (ntt|eval) '
+. "$(dirname "$0")/device_lib.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader | tee -a "$summary"
 step backend 90 "$B/test_backend_ops"
 step fault 20 "$B/test_cuda_fault"

@@ -3,7 +3,7 @@
  * `czk bench msm` and `czk bench field`.
  *
  *   czk bench msm   [--backend cuda|cpu] [--curve bn254|bls12_381] [--group 1|2] [--log-n K]
- *                   [--reps R] [--compare-cpu]
+ *                   [--reps R] [--acc auto|xyzz|affine] [--compare-cpu]
  *   czk bench field [--curve bn254|bls12_381] [--reps R]
  *
  * msm: bases P_i = (i + 1)·G (made on the GPU for cuda: running sums of the generator; on the
@@ -11,7 +11,8 @@
  * and scalars already on the device, scratch preallocated), median of R after one warm-up
  * call; cpu time: the monotonic clock around czk_cpu_msm on every core. Printed: median ms,
  * the window plan (width c, windows, entries per accumulation thread, accumulation passes,
- * points with a general scalar / with scalar 1), the scratch bytes. --compare-cpu also runs
+ * points with a general scalar / with scalar 1), the scratch bytes. --acc forces the bucket
+ * accumulation (XYZZ or batch-affine; default: by size) of the cuda runs. --compare-cpu also runs
  * both backends at 2^20 on the same host-made bases and scalars, checks that the results are
  * equal and prints the ratio.
  * field: Montgomery multiplications/s of the device code shapes of src/cuda/ff.cuh (mul: CIOS on
@@ -43,6 +44,7 @@ struct mopts {
     enum czk_groth16_curve curve;
     unsigned group, lg, reps;
     bool compare;
+    unsigned acc; /* CZK_MSM_ACC_* or 0: automatic */
 };
 
 static int parse_curve(const char *v, enum czk_groth16_curve *c)
@@ -166,13 +168,13 @@ static int cpu_msm(const struct mopts *o, const void *bases, const uint64_t (*sc
 
 int czk_bench_msm(int argc, char **argv)
 {
-    struct mopts o = {"cuda", CZK_GROTH16_CURVE_BLS12_381, 1, 20, 5, false};
+    struct mopts o = {"cuda", CZK_GROTH16_CURVE_BLS12_381, 1, 20, 5, false, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int rc = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: czk bench msm [--backend cuda|cpu] [--curve bn254|bls12_381] [--group 1|2] "
-                   "[--log-n K] [--reps R] [--compare-cpu]\n");
+                   "[--log-n K] [--reps R] [--acc auto|xyzz|affine] [--compare-cpu]\n");
             return 0;
         } else if (!strcmp(a, "--backend") && v) {
             o.backend = v, i++;
@@ -186,6 +188,18 @@ int czk_bench_msm(int argc, char **argv)
             rc = parse_uint("--reps", v, 1, 1000, &o.reps), i++;
         } else if (!strcmp(a, "--compare-cpu")) {
             o.compare = true;
+        } else if (!strcmp(a, "--acc") && v) {
+            if (!strcmp(v, "auto"))
+                o.acc = 0;
+            else if (!strcmp(v, "xyzz"))
+                o.acc = 1;
+            else if (!strcmp(v, "affine"))
+                o.acc = 2;
+            else {
+                fprintf(stderr, "czk bench msm: --acc: '%s' is not auto, xyzz or affine\n", v);
+                return 2;
+            }
+            i++;
         } else {
             fprintf(stderr, "czk bench msm: unknown or incomplete option '%s'\n", a);
             return 2;
@@ -225,6 +239,7 @@ int czk_bench_msm(int argc, char **argv)
     if (gpu) {
 #ifdef CZK_USE_CUDA
         char err[256] = "";
+        czk_cuda_msm_force_accumulation(o.acc);
         enum czk_status st = czk_cuda_msm_running(o.curve, o.group, (const uint64_t(*)[4])sc, n, out, o.reps + 1,
                                                   &med, &ms_bases, err, sizeof err);
         if (st != CZK_OK) {
@@ -247,8 +262,10 @@ int czk_bench_msm(int argc, char **argv)
            o.lg, o.backend, o.reps, med);
 #ifdef CZK_USE_CUDA
     if (gpu)
-        printf(" c=%u windows=%u chunk=%u levels=%u general=%zu ones=%zu scratch_bytes=%zu bases_ms=%.1f",
-               stt.c, stt.windows, stt.chunk, stt.levels, stt.n_general, stt.n_ones, scratch, ms_bases);
+        printf(" acc=%s lanes=%u c=%u windows=%u chunk=%u levels=%u general=%zu ones=%zu scratch_bytes=%zu "
+               "bases_ms=%.1f",
+               stt.acc == CZK_MSM_ACC_AFFINE ? "affine" : "xyzz", stt.lanes, stt.c, stt.windows, stt.chunk,
+               stt.levels, stt.n_general, stt.n_ones, scratch, ms_bases);
     if (gpu)
         printf(" select_ms=%.2f digits_ms=%.2f sort_ms=%.2f accumulate_ms=%.2f reduce_ms=%.2f combine_ms=%.2f",
                stt.stage_ms[0], stt.stage_ms[1], stt.stage_ms[2], stt.stage_ms[3], stt.stage_ms[4],
@@ -307,8 +324,9 @@ int czk_bench_msm(int argc, char **argv)
     printf("| median ms | %.3f |\n", med);
 #ifdef CZK_USE_CUDA
     if (gpu) {
-        printf("| plan | c=%u, %u windows, %u entries/thread, %u passes |\n| scratch | %.2f GB |\n", stt.c,
-               stt.windows, stt.chunk, stt.levels, (double)scratch / 1e9);
+        printf("| plan | %s, c=%u, %u windows, %u entries/%s, %u passes |\n| scratch | %.2f GB |\n",
+               stt.acc == CZK_MSM_ACC_AFFINE ? "batch-affine" : "xyzz", stt.c, stt.windows, stt.chunk,
+               stt.acc == CZK_MSM_ACC_AFFINE ? "lane" : "thread", stt.levels, (double)scratch / 1e9);
         printf("| stages ms (last run): select, digits, sort, accumulate, reduce, combine | %.2f, %.2f, %.2f, "
                "%.2f, %.2f, %.2f |\n",
                stt.stage_ms[0], stt.stage_ms[1], stt.stage_ms[2], stt.stage_ms[3], stt.stage_ms[4],

@@ -8,6 +8,7 @@
 
 namespace czk_msm_state {
 thread_local unsigned forced_c = 0;
+thread_local unsigned forced_acc = 0;
 thread_local struct czk_cuda_msm_stats last_stats;
 } /* namespace czk_msm_state */
 
@@ -53,6 +54,11 @@ extern "C" enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_cu
 extern "C" void czk_cuda_msm_last_stats(struct czk_cuda_msm_stats *stats) { *stats = last_stats; }
 
 extern "C" void czk_cuda_msm_force_window(unsigned c) { forced_c = c >= C_MIN && c <= C_MAX ? c : 0; }
+
+extern "C" void czk_cuda_msm_force_accumulation(unsigned kind)
+{
+    forced_acc = kind == CZK_MSM_ACC_XYZZ || kind == CZK_MSM_ACC_AFFINE ? kind : 0;
+}
 
 namespace {
 int cmp_double(const void *a, const void *b)

@@ -55,8 +55,13 @@ enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, 
  * stage_ms: device time of its stages (CUDA events): select (general points, scalar-1 sum),
  * digits, sort, accumulate (all passes), reduce, combine (with the copy to the host). */
 enum { CZK_MSM_STAGES = 6 };
+/* Bucket accumulation: XYZZ (one point added at a time per thread, 8M + 2S) or batch-affine
+ * (lanes of a thread share one inversion per step, 5M + 1S + 1/lanes inversions). */
+enum { CZK_MSM_ACC_XYZZ = 1, CZK_MSM_ACC_AFFINE = 2 };
 struct czk_cuda_msm_stats {
     unsigned c, windows, chunk, levels;
+    unsigned acc;   /* CZK_MSM_ACC_* of the first accumulation pass */
+    unsigned lanes; /* affine: lanes per thread (chunk: entries per lane) */
     size_t n_general, n_ones;
     float stage_ms[CZK_MSM_STAGES];
 };
@@ -85,6 +90,9 @@ enum czk_status czk_cuda_msm_running(enum czk_groth16_curve curve, unsigned grou
 
 /* Force the window size of later calls on the calling thread (0 = automatic); for tests. */
 void czk_cuda_msm_force_window(unsigned c);
+/* Force the accumulation (CZK_MSM_ACC_*, 0 = automatic: CZK_MSM_ACC from the environment, else
+ * batch-affine for large inputs) of later calls on the calling thread; for tests and benches. */
+void czk_cuda_msm_force_accumulation(unsigned kind);
 
 #ifdef __cplusplus
 }

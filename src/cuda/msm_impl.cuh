@@ -45,10 +45,12 @@ using namespace czk_cuda;
 /* State shared by the translation units (defined in msm.cu). */
 namespace czk_msm_state {
 extern thread_local unsigned forced_c;
+extern thread_local unsigned forced_acc;
 extern thread_local struct czk_cuda_msm_stats last_stats;
 } /* namespace czk_msm_state */
 
 namespace {
+using czk_msm_state::forced_acc;
 using czk_msm_state::forced_c;
 using czk_msm_state::last_stats;
 
@@ -312,6 +314,205 @@ __global__ void __launch_bounds__(BLOCK, V == ACC_PREFETCH ? 2 : 1)
 }
 
 /*
+ * Batch-affine accumulation (the first pass, in place of accumulate_first for large inputs):
+ * the sorted list is cut into G = T * B lanes of L consecutive entries; thread t owns the B
+ * lanes g = i T + t (i < B). A lane keeps one affine accumulator A and the bucket id of its
+ * current run (as accumulate_first does for its chunk), and all B lanes of a thread advance
+ * one entry per step: each step adds at most one point to each lane's A, and the B affine
+ * additions of the step share one field inversion (Montgomery's trick): pass 1 forms the
+ * prefix products of the denominators (x_P - x_A, or 2 y_A for P = A), pass 2 walks the lanes
+ * back, takes each inverse and finishes the addition (lambda = num / den, x3 = lambda^2 - x_A
+ * - x_P, y3 = lambda (x_A - x3) - y_A): 5M + 1S per point plus (one inversion) / B, against
+ * 8M + 2S for XYZZ. P = -A gives infinity at once (no inversion). Lane state (A, prefix
+ * products, ids) lives in global memory, word-interleaved across threads so that a warp's
+ * accesses are coalesced. Output as accumulate_first's with lane g in place of thread t:
+ * finished runs to buckets, head/tail partials to part[2g], part[2g + 1].
+ */
+constexpr uint32_t BA_HEAD = 1u << 31; /* the run continues from the previous lane */
+constexpr uint32_t BA_PEND = 1u << 30; /* an addition waits for this step's inverse */
+constexpr uint32_t BA_INF = 1u << 29;  /* A is infinity (the run so far sums to 0) */
+constexpr uint32_t BA_ID = BA_INF - 1; /* id bits; BA_ID itself: no run */
+
+/* B field elements per thread, element i of thread t at words ((i Q + w) T + t), Q uint4 each */
+template <class F> struct lane_array {
+    uint4 *p;
+    size_t T;
+    static constexpr unsigned Q = sizeof(F) / 16;
+    __device__ __forceinline__ F ld(uint32_t i, size_t t) const
+    {
+        F r;
+        uint4 *d = reinterpret_cast<uint4 *>(&r);
+#pragma unroll
+        for (unsigned w = 0; w < Q; w++)
+            d[w] = p[((size_t)i * Q + w) * T + t];
+        return r;
+    }
+    __device__ __forceinline__ void st(uint32_t i, size_t t, const F &v) const
+    {
+        const uint4 *s = reinterpret_cast<const uint4 *>(&v);
+#pragma unroll
+        for (unsigned w = 0; w < Q; w++)
+            p[((size_t)i * Q + w) * T + t] = s[w];
+    }
+};
+
+struct ba_args {
+    const uint32_t *keys, *vals;
+    uint32_t m, M, B, L;
+    size_t total, T;
+    double inv_m; /* 1 / m, for the window of an entry */
+    const uint64_t *bases;
+    uint32_t *part_id, *aid;
+    uint4 *ax, *ay, *pre;
+};
+
+template <class G> __global__ void __launch_bounds__(BLOCK) accumulate_affine(ba_args a, typename G::pt *buckets,
+                                                                               typename G::pt *part)
+{
+    typedef typename G::field F;
+    typedef typename G::pt pt;
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= a.T)
+        return;
+    const size_t T = a.T;
+    const lane_array<F> AX = {a.ax, T}, AY = {a.ay, T}, PRE = {a.pre, T};
+    auto id_at = [&](size_t pos) -> uint32_t {
+        uint32_t k = a.keys[pos];
+        if (!k)
+            return BA_ID;
+        size_t w = (size_t)((double)pos * a.inv_m); /* exact up to one either way */
+        if (w * a.m > pos)
+            w--;
+        else if ((w + 1) * a.m <= pos)
+            w++;
+        return (uint32_t)w * a.M + k - 1;
+    };
+    auto signed_y = [&](uint32_t v) -> F {
+        F y;
+        y.load(a.bases + (size_t)(v & 0x7fffffffu) * F::N + F::N / 2);
+        return v >> 31 ? F::neg(y) : y;
+    };
+    auto base_x = [&](uint32_t v) -> F {
+        F x;
+        x.load(a.bases + (size_t)(v & 0x7fffffffu) * F::N);
+        return x;
+    };
+    /* the accumulator of a finished run: a head partial, or its bucket */
+    auto flush = [&](uint32_t i, uint32_t st, size_t g, bool tail) {
+        uint32_t id = st & BA_ID;
+        if (id == BA_ID)
+            return;
+        pt p = pt::inf();
+        if (!(st & BA_INF)) {
+            p.X = AX.ld(i, t);
+            p.Y = AY.ld(i, t);
+            p.ZZ = F::one();
+            p.ZZZ = F::one();
+        }
+        if (st & BA_HEAD) {
+            a.part_id[2 * g] = id;
+            part[2 * g] = p;
+        } else if (tail) {
+            a.part_id[2 * g + 1] = id;
+            part[2 * g + 1] = p;
+        } else if (!(st & BA_INF)) {
+            buckets[id] = p;
+        }
+    };
+
+    for (uint32_t i = 0; i < a.B; i++) {
+        size_t g = (size_t)i * T + t;
+        a.part_id[2 * g] = NONE;
+        a.part_id[2 * g + 1] = NONE;
+        a.aid[g] = BA_ID;
+    }
+    for (uint32_t k = 0; k < a.L; k++) {
+        /* pass 1: run changes, and the prefix products of this step's denominators */
+        F prod = F::one();
+        bool any = false;
+        for (uint32_t i = 0; i < a.B; i++) {
+            size_t g = (size_t)i * T + t, pos = g * a.L + k;
+            if (pos >= a.total)
+                continue;
+            uint32_t st = a.aid[g], id = id_at(pos);
+            if (id != (st & BA_ID)) { /* the lane's run ended: flush it, start the next */
+                flush(i, st, g, false);
+                uint32_t ns = id;
+                if (id != BA_ID) {
+                    uint32_t v = a.vals[pos];
+                    if (k == 0 && pos > 0 && id_at(pos - 1) == id)
+                        ns |= BA_HEAD;
+                    AX.st(i, t, base_x(v));
+                    AY.st(i, t, signed_y(v));
+                }
+                a.aid[g] = ns;
+                continue;
+            }
+            if (id == BA_ID)
+                continue;
+            uint32_t v = a.vals[pos];
+            if (st & BA_INF) { /* A = 0: A = P */
+                AX.st(i, t, base_x(v));
+                AY.st(i, t, signed_y(v));
+                a.aid[g] = st & ~BA_INF;
+                continue;
+            }
+            F xa = AX.ld(i, t), xp = base_x(v), d;
+            if (!F::eq(xp, xa)) {
+                d = F::sub(xp, xa);
+            } else {
+                F ya = AY.ld(i, t);
+                if (!F::eq(ya, signed_y(v))) { /* P = -A */
+                    a.aid[g] = st | BA_INF;
+                    continue;
+                }
+                d = F::dbl(ya); /* P = A: the tangent */
+            }
+            PRE.st(i, t, prod);
+            prod = F::mul(prod, d);
+            a.aid[g] = st | BA_PEND;
+            any = true;
+        }
+        if (!any)
+            continue;
+        /* pass 2: one inversion, then each waiting lane's inverse, last lane first */
+        F inv = F::inv(prod);
+        for (uint32_t i = a.B; i-- > 0;) {
+            size_t g = (size_t)i * T + t;
+            uint32_t st = a.aid[g];
+            if (!(st & BA_PEND))
+                continue;
+            uint32_t v = a.vals[g * a.L + k];
+            F xa = AX.ld(i, t), ya = AY.ld(i, t), xp = base_x(v), d, num;
+            if (F::eq(xp, xa)) {
+                d = F::dbl(ya);
+                num = F::sqr(xa);
+                num = F::add(F::dbl(num), num);
+            } else {
+                d = F::sub(xp, xa);
+                num = F::sub(signed_y(v), ya);
+            }
+            F lam = F::mul(num, F::mul(inv, PRE.ld(i, t)));
+            inv = F::mul(inv, d);
+            F x3 = F::sub(F::sub(F::sqr(lam), xa), xp);
+            AY.st(i, t, F::sub(F::mul(lam, F::sub(xa, x3)), ya));
+            AX.st(i, t, x3);
+            a.aid[g] = st & ~BA_PEND;
+        }
+    }
+    /* the last run of each lane: a head or tail partial, or a finished bucket */
+    for (uint32_t i = 0; i < a.B; i++) {
+        size_t g = (size_t)i * T + t, s = g * a.L;
+        if (s >= a.total)
+            continue;
+        size_t e = s + a.L < a.total ? s + a.L : a.total;
+        uint32_t st = a.aid[g];
+        bool tail = e < a.total && (st & BA_ID) != BA_ID && id_at(e) == (st & BA_ID);
+        flush(i, st, g, tail);
+    }
+}
+
+/*
  * Later passes: the partials of the previous pass, compacted (sel[0 .. *len) index part/part_id
  * of that pass, in order). Same chunking and output rules as accumulate_first.
  */
@@ -488,6 +689,71 @@ size_t first_threads(size_t total, int sms)
 }
 constexpr uint32_t NEXT_CHUNK = 16; /* entries per thread in the later passes */
 
+/* ---- batch-affine plan ---- */
+/* Tuning, from the environment once (for benches): CZK_MSM_ACC = xyzz | affine (else by size),
+ * CZK_MSM_BA_LANES (lanes per thread, 8..4096), CZK_MSM_BA_TPS (threads per SM, 32..2048). */
+struct ba_tuning {
+    unsigned acc, lanes, tps;
+};
+unsigned env_uint(const char *name, unsigned lo, unsigned hi, unsigned dflt)
+{
+    const char *v = getenv(name);
+    char *end = nullptr;
+    unsigned long x = v && *v ? strtoul(v, &end, 10) : 0;
+    return v && *v && end && !*end && x >= lo && x <= hi ? (unsigned)x : dflt;
+}
+const ba_tuning &tuning()
+{
+    static const ba_tuning t = [] {
+        ba_tuning r;
+        const char *a = getenv("CZK_MSM_ACC");
+        r.acc = a && !strcmp(a, "xyzz") ? CZK_MSM_ACC_XYZZ : a && !strcmp(a, "affine") ? CZK_MSM_ACC_AFFINE : 0;
+        r.lanes = env_uint("CZK_MSM_BA_LANES", 8, 4096, 256);
+        r.tps = env_uint("CZK_MSM_BA_TPS", 32, 2048, 256);
+        return r;
+    }();
+    return t;
+}
+constexpr size_t BA_MIN_TOTAL = (size_t)1 << 24; /* sorted entries from which "auto" is affine */
+constexpr uint32_t BA_MIN_STEPS = 4;
+
+/* The accumulation of a call with `total` sorted entries: forced (tests), CZK_MSM_ACC, or by size. */
+unsigned acc_for(size_t total)
+{
+    unsigned k = forced_acc ? forced_acc : tuning().acc;
+    return k ? k : total >= BA_MIN_TOTAL ? CZK_MSM_ACC_AFFINE : CZK_MSM_ACC_XYZZ;
+}
+
+struct ba_plan {
+    uint32_t B, L; /* lanes per thread, steps (entries per lane) */
+    size_t T, G;   /* threads, lanes (T B) */
+};
+/* about tps threads per SM of B lanes each, at least BA_MIN_STEPS entries per lane */
+ba_plan plan_affine(size_t total, int sms)
+{
+    ba_plan p;
+    p.B = tuning().lanes;
+    size_t want = (size_t)sms * tuning().tps * p.B;
+    size_t L = (total + want - 1) / want;
+    p.L = (uint32_t)(L < BA_MIN_STEPS ? BA_MIN_STEPS : L);
+    size_t lanes = (total + p.L - 1) / p.L;
+    p.T = (lanes + p.B - 1) / p.B;
+    if (p.T == 0)
+        p.T = 1;
+    p.G = p.T * p.B;
+    return p;
+}
+/* An upper bound of plan_affine(total).G that is nondecreasing in total (the plan's own lane
+ * count drops each time the steps grow by one), so scratch planned for n covers every m <= n. */
+size_t affine_lanes_bound(size_t total, int sms)
+{
+    size_t B = tuning().lanes, want = (size_t)sms * tuning().tps * B;
+    size_t lanes = (total + BA_MIN_STEPS - 1) / BA_MIN_STEPS;
+    lanes = lanes < want ? lanes : want;
+    size_t T = (lanes + B - 1) / B;
+    return (T ? T : 1) * B;
+}
+
 /* buckets per reduction segment: about 4 threads per SM slot, between 2 and M */
 uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
 {
@@ -503,8 +769,15 @@ uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
 /* Scratch layout. The first part (idx .. S) has offsets independent of the window size. */
 struct layout {
     size_t idx, nsel, ones, out, S, keys, vals, keys_alt, vals_alt, cub_tmp, cub_bytes, buckets,
-        part_id[2], part[2], sel, flags, fpos, V, p1, total;
+        part_id[2], part[2], sel, flags, fpos, V, aid, ax, ay, pre, p1, total;
 };
+
+/* partial slots of the first pass: 2 per thread (xyzz) or per lane (affine), whichever is used */
+size_t first_partials(size_t total, int sms)
+{
+    size_t a = 2 * first_threads(total, sms), b = total ? 2 * affine_lanes_bound(total, sms) : 0;
+    return a > b ? a : b;
+}
 
 size_t align_up(size_t v) { return (v + 255) & ~(size_t)255; }
 
@@ -516,7 +789,8 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     unsigned W = windows_for(G::bits, c);
     size_t M = (size_t)1 << (c - 1);
     size_t total = (size_t)W * m;
-    size_t p1 = 2 * first_threads(total, sms), p2 = 2 * ((p1 + NEXT_CHUNK - 1) / NEXT_CHUNK);
+    size_t p1 = first_partials(total, sms), p2 = 2 * ((p1 + NEXT_CHUNK - 1) / NEXT_CHUNK);
+    size_t lanes = total ? affine_lanes_bound(total, sms) : 0;
     uint32_t seg = choose_seg(W, (uint32_t)M, sms);
     size_t o = 0;
     L.idx = o, o = align_up(o + n * 4);
@@ -539,6 +813,10 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     L.flags = o, o = align_up(o + p1 * 4);
     L.fpos = o, o = align_up(o + p1 * 4);
     L.V = o, o = align_up(o + (size_t)W * (M / seg) * pt);
+    L.aid = o, o = align_up(o + lanes * 4); /* batch-affine lane state */
+    L.ax = o, o = align_up(o + lanes * sizeof(typename G::field));
+    L.ay = o, o = align_up(o + lanes * sizeof(typename G::field));
+    L.pre = o, o = align_up(o + lanes * sizeof(typename G::field));
     L.p1 = p1;
     L.total = o;
     return L;
@@ -555,7 +833,7 @@ template <class G> size_t cub_bytes_for(size_t n, size_t m, unsigned c)
     if (cub::DeviceSelect::If(nullptr, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)nullptr,
                               (uint32_t *)nullptr, (int64_t)n, gp) != cudaSuccess)
         return 0;
-    size_t p1 = 2 * first_threads((size_t)windows_for(G::bits, c) * m, sm_count());
+    size_t p1 = first_partials((size_t)windows_for(G::bits, c) * m, sm_count());
     if (cub::DeviceScan::ExclusiveSum(nullptr, d, (uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)p1) !=
         cudaSuccess)
         return 0;
@@ -607,7 +885,8 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
     uint8_t *scr = (uint8_t *)d_scratch;
     bool own = false;
     int sms = sm_count();
-    struct czk_cuda_msm_stats stats = {0, 0, 0, 0, 0, 0, {0, 0, 0, 0, 0, 0}};
+    struct czk_cuda_msm_stats stats;
+    memset(&stats, 0, sizeof stats);
     uint32_t m = 0;
     unsigned long long n_ones = 0;
     const uint32_t ones_blocks = (uint32_t)(2 * sms);
@@ -697,13 +976,42 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         CZK_CU_CHECK(cudaEventRecord(ev[3], stream));
         /* 4. accumulate */
         CZK_CU_CHECK(cudaMemsetAsync(buckets, 0, (size_t)W * M * sizeof(pt), stream)); /* ZZ = 0: inf */
-        size_t threads = first_threads(total, sms);
-        const uint32_t chunk = (uint32_t)((total + threads - 1) / threads);
-        threads = (total + chunk - 1) / chunk;
-        stats.chunk = chunk;
         uint32_t *pid = (uint32_t *)(scr + L.part_id[0]);
         pt *part = (pt *)(scr + L.part[0]);
-        {
+        size_t threads; /* threads (xyzz) or lanes (affine) of the first pass: 2 partials each */
+        stats.acc = acc_for(total);
+        if (stats.acc == CZK_MSM_ACC_AFFINE) {
+            ba_plan bp = plan_affine(total, sms);
+            ba_args a;
+            a.keys = keys;
+            a.vals = vals;
+            a.m = m;
+            a.M = (uint32_t)M;
+            a.B = bp.B;
+            a.L = bp.L;
+            a.total = total;
+            a.T = bp.T;
+            a.inv_m = 1.0 / (double)m;
+            a.bases = bases;
+            a.part_id = pid;
+            a.aid = (uint32_t *)(scr + L.aid);
+            a.ax = (uint4 *)(scr + L.ax);
+            a.ay = (uint4 *)(scr + L.ay);
+            a.pre = (uint4 *)(scr + L.pre);
+            if (2 * bp.G > L.p1 || bp.G > affine_lanes_bound(total, sms)) {
+                st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: %zu lanes out of plan", bp.G);
+                goto out;
+            }
+            stats.chunk = bp.L;
+            stats.lanes = bp.B;
+            threads = bp.G;
+            CZK_CU_LAUNCH(accumulate_affine<G><<<(unsigned)((bp.T + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
+                a, buckets, part));
+        } else {
+            threads = first_threads(total, sms);
+            const uint32_t chunk = (uint32_t)((total + threads - 1) / threads);
+            threads = (total + chunk - 1) / chunk;
+            stats.chunk = chunk;
             const unsigned nb = (unsigned)((threads + BLOCK - 1) / BLOCK);
             CZK_CU_LAUNCH(accumulate_first<G, acc_kind<G>()><<<nb, BLOCK, 0, stream>>>(
                 keys, vals, m, total, chunk, (uint32_t)M, bases, buckets, pid, part));

@@ -356,14 +356,17 @@ static void check_msm(const struct group_info *g, const void *bases, const uint6
     if (memcmp(ga, wa, g->aff_bytes) != 0) {
         struct czk_cuda_msm_stats stt;
         czk_cuda_msm_last_stats(&stt);
-        fail_msg("%s %s n=%zu: GPU MSM differs from the CPU (c=%u windows=%u chunk=%u levels=%u "
-                 "general=%zu ones=%zu)",
-                 g->name, what, n, stt.c, stt.windows, stt.chunk, stt.levels, stt.n_general, stt.n_ones);
+        fail_msg("%s %s n=%zu: GPU MSM differs from the CPU (acc=%u lanes=%u c=%u windows=%u chunk=%u "
+                 "levels=%u general=%zu ones=%zu)",
+                 g->name, what, n, stt.acc, stt.lanes, stt.c, stt.windows, stt.chunk, stt.levels, stt.n_general,
+                 stt.n_ones);
     }
 }
 
-static void msm_group(const struct group_info *g)
+/* every case with the accumulation forced to `acc` (CZK_MSM_ACC_XYZZ or _AFFINE) */
+static void msm_group_acc(const struct group_info *g, unsigned acc)
 {
+    czk_cuda_msm_force_accumulation(acc);
     size_t nmax = (size_t)1 << MSM_MAX_LOG;
     uint8_t *bases = malloc(nmax * g->aff_bytes), *b2 = malloc(nmax * g->aff_bytes);
     uint64_t(*sc)[4] = malloc(nmax * sizeof *sc);
@@ -439,10 +442,17 @@ static void msm_group(const struct group_info *g)
         check_msm(g, b2, (const uint64_t(*)[4])sc, 3000, "forced window, one base");
     }
     czk_cuda_msm_force_window(0);
+    czk_cuda_msm_force_accumulation(0);
     free(mix);
     free(bases);
     free(b2);
     free(sc);
+}
+
+static void msm_group(const struct group_info *g)
+{
+    msm_group_acc(g, CZK_MSM_ACC_XYZZ);
+    msm_group_acc(g, CZK_MSM_ACC_AFFINE);
 }
 
 static void test_msm_g1_bn254(void **state) { (void)state; msm_group(&groups[0]); }
