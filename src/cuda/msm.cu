@@ -6,6 +6,9 @@
 #include "cuda/field_bench.h"
 #include "cuda/msm_impl.cuh"
 
+#include <algorithm>
+#include <vector>
+
 namespace czk_msm_state {
 thread_local unsigned forced_c = 0;
 thread_local unsigned forced_acc = 0;
@@ -54,6 +57,93 @@ extern "C" enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_cu
 extern "C" void czk_cuda_msm_last_stats(struct czk_cuda_msm_stats *stats) { *stats = last_stats; }
 
 extern "C" void czk_cuda_msm_force_window(unsigned c) { forced_c = c >= C_MIN && c <= C_MAX ? c : 0; }
+
+namespace {
+/* The batch-affine accumulation (affine_lanes) run on the host over every thread, with the
+ * digits and per-window sort of the device path done here, then the partials, the bucket
+ * reduction and the window combination done plainly: an oracle for the lane logic that needs
+ * no GPU. Every point must be general (scalar not 0 or 1, base finite). */
+template <class G>
+enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars, size_t n, unsigned c,
+                                  unsigned lanes, unsigned steps, uint64_t *host_out)
+{
+    typedef typename G::pt pt;
+    typedef typename G::field F;
+    const unsigned W = windows_for(G::bits, c);
+    const size_t M = (size_t)1 << (c - 1), total = (size_t)W * n;
+    std::vector<uint32_t> keys(total), vals(total), order(n);
+    for (unsigned w = 0; w < W; w++) {
+        std::vector<uint32_t> k(n), v(n);
+        for (size_t j = 0; j < n; j++) {
+            int32_t d = booth(scalars + 4 * j, w, c);
+            k[j] = (uint32_t)(d < 0 ? -d : d);
+            v[j] = (uint32_t)j | (d < 0 ? 0x80000000u : 0u);
+            order[j] = (uint32_t)j;
+        }
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return k[x] < k[y]; });
+        for (size_t j = 0; j < n; j++) {
+            keys[(size_t)w * n + j] = k[order[j]];
+            vals[(size_t)w * n + j] = v[order[j]];
+        }
+    }
+    ba_args a;
+    a.keys = keys.data();
+    a.vals = vals.data();
+    a.m = (uint32_t)n;
+    a.M = (uint32_t)M;
+    a.B = lanes;
+    a.L = steps;
+    a.total = total;
+    a.T = ((total + steps - 1) / steps + lanes - 1) / lanes;
+    a.inv_m = 1.0 / (double)n;
+    a.bases = bases;
+    const size_t G_lanes = a.T * lanes, Q = sizeof(F) / 16;
+    std::vector<uint32_t> part_id(2 * G_lanes), aid(G_lanes);
+    std::vector<uint4> ax(G_lanes * Q), ay(G_lanes * Q), pre(G_lanes * Q);
+    std::vector<pt> part(2 * G_lanes, pt::inf()), buckets((size_t)W * M, pt::inf());
+    a.part_id = part_id.data();
+    a.aid = aid.data();
+    a.ax = ax.data();
+    a.ay = ay.data();
+    a.pre = pre.data();
+    for (size_t t = 0; t < a.T; t++)
+        affine_lanes<G>(a, buckets.data(), part.data(), t);
+    for (size_t j = 0; j < 2 * G_lanes; j++)
+        if (part_id[j] != NONE)
+            pt::add(buckets[part_id[j]], buckets[part_id[j]], part[j]);
+    pt acc = pt::inf();
+    for (unsigned w = W; w-- > 0;) {
+        for (unsigned i = 0; i < c && w + 1 != W; i++)
+            pt::dbl(acc, acc);
+        pt run = pt::inf(), sum = pt::inf();
+        for (size_t b = M; b-- > 0;) { /* sum_b (b + 1) B_b */
+            pt::add(run, run, buckets[(size_t)w * M + b]);
+            pt::add(sum, sum, run);
+        }
+        pt::add(acc, acc, sum);
+    }
+    jacobian<F> j;
+    pt::to_jacobian(j, acc);
+    j.store(host_out);
+    return CZK_OK;
+}
+} /* namespace */
+
+extern "C" enum czk_status czk_cuda_msm_affine_host_check(enum czk_groth16_curve curve, const void *bases,
+                                                          const uint64_t (*scalars)[4], size_t n, unsigned c,
+                                                          unsigned lanes, unsigned steps, void *out, char *err,
+                                                          size_t errlen)
+{
+    if (!bases || !scalars || !out || n == 0 || n >= 0x80000000u || c < C_MIN || c > C_MAX || lanes == 0 ||
+        steps == 0)
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm host check: bad arguments");
+    const uint64_t *b = (const uint64_t *)bases, *s = (const uint64_t *)scalars;
+    if (curve == CZK_GROTH16_CURVE_BN254)
+        return affine_host_check<g1_bn254_t>(b, s, n, c, lanes, steps, (uint64_t *)out);
+    if (curve == CZK_GROTH16_CURVE_BLS12_381)
+        return affine_host_check<g1_bls12_381_t>(b, s, n, c, lanes, steps, (uint64_t *)out);
+    return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm host check: bad curve %d", (int)curve);
+}
 
 extern "C" void czk_cuda_msm_force_accumulation(unsigned kind)
 {

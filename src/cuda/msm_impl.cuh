@@ -95,7 +95,7 @@ __device__ __forceinline__ bool scalar_is(const uint64_t k[4], uint64_t v)
 }
 
 /* Booth digit of window j (width c) of k, as czk_msm_booth of src/msm/msm_internal.h. */
-__device__ __forceinline__ int32_t booth(const uint64_t k[4], unsigned j, unsigned c)
+CZK_HD int32_t booth(const uint64_t k[4], unsigned j, unsigned c)
 {
     unsigned w = c + 1;
     uint64_t v;
@@ -338,21 +338,29 @@ template <class F> struct lane_array {
     uint4 *p;
     size_t T;
     static constexpr unsigned Q = sizeof(F) / 16;
-    __device__ __forceinline__ F ld(uint32_t i, size_t t) const
+    /* words copied through memcpy: F is an array of u32 limbs, not a uint4 object */
+    CZK_HD F ld(uint32_t i, size_t t) const
     {
-        F r;
-        uint4 *d = reinterpret_cast<uint4 *>(&r);
+        uint32_t w[4 * Q];
 #pragma unroll
-        for (unsigned w = 0; w < Q; w++)
-            d[w] = p[((size_t)i * Q + w) * T + t];
+        for (unsigned q = 0; q < Q; q++) {
+            uint4 v = p[((size_t)i * Q + q) * T + t];
+            w[4 * q] = v.x;
+            w[4 * q + 1] = v.y;
+            w[4 * q + 2] = v.z;
+            w[4 * q + 3] = v.w;
+        }
+        F r;
+        memcpy(&r, w, sizeof r);
         return r;
     }
-    __device__ __forceinline__ void st(uint32_t i, size_t t, const F &v) const
+    CZK_HD void st(uint32_t i, size_t t, const F &v) const
     {
-        const uint4 *s = reinterpret_cast<const uint4 *>(&v);
+        uint32_t w[4 * Q];
+        memcpy(w, &v, sizeof w);
 #pragma unroll
-        for (unsigned w = 0; w < Q; w++)
-            p[((size_t)i * Q + w) * T + t] = s[w];
+        for (unsigned q = 0; q < Q; q++)
+            p[((size_t)i * Q + q) * T + t] = make_uint4(w[4 * q], w[4 * q + 1], w[4 * q + 2], w[4 * q + 3]);
     }
 };
 
@@ -366,14 +374,11 @@ struct ba_args {
     uint4 *ax, *ay, *pre;
 };
 
-template <class G> __global__ void __launch_bounds__(BLOCK) accumulate_affine(ba_args a, typename G::pt *buckets,
-                                                                               typename G::pt *part)
+/* The work of thread t (host and device: the host runs it in czk_cuda_msm_affine_host_check) */
+template <class G> CZK_HD void affine_lanes(const ba_args &a, typename G::pt *buckets, typename G::pt *part, size_t t)
 {
     typedef typename G::field F;
     typedef typename G::pt pt;
-    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= a.T)
-        return;
     const size_t T = a.T;
     const lane_array<F> AX = {a.ax, T}, AY = {a.ay, T}, PRE = {a.pre, T};
     auto id_at = [&](size_t pos) -> uint32_t {
@@ -510,6 +515,14 @@ template <class G> __global__ void __launch_bounds__(BLOCK) accumulate_affine(ba
         bool tail = e < a.total && (st & BA_ID) != BA_ID && id_at(e) == (st & BA_ID);
         flush(i, st, g, tail);
     }
+}
+
+template <class G> __global__ void __launch_bounds__(BLOCK) accumulate_affine(ba_args a, typename G::pt *buckets,
+                                                                               typename G::pt *part)
+{
+    const size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < a.T)
+        affine_lanes<G>(a, buckets, part, t);
 }
 
 /*

@@ -455,6 +455,70 @@ static void msm_group(const struct group_info *g)
     msm_group_acc(g, CZK_MSM_ACC_AFFINE);
 }
 
+/* The batch-affine lane code run on the host (no GPU) against the CPU MSM: random points, one
+ * repeated base (P + P and P - P inside lanes), P/-P pairs with equal scalars, long runs of few
+ * buckets (heads and tails across lanes), with small lane and step counts. */
+static void affine_host_case(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
+                             unsigned c, unsigned lanes, unsigned steps, const char *what)
+{
+    uint8_t got[512], want[512], ga[256], wa[256];
+    char err[256] = "";
+    memset(got, 0xa5, sizeof got);
+    memset(want, 0x5a, sizeof want);
+    enum czk_status st = czk_cuda_msm_affine_host_check(g->curve, bases, sc, n, c, lanes, steps, got, err, sizeof err);
+    if (st != CZK_OK)
+        fail_msg("%s %s: %s (%s)", g->name, what, czk_status_str(st), err);
+    assert_int_equal(czk_cpu_msm(g->curve, g->group, bases, sc, n, want, host_threads()), CZK_OK);
+    g->to_affine(ga, got);
+    g->to_affine(wa, want);
+    if (memcmp(ga, wa, g->aff_bytes) != 0)
+        fail_msg("%s %s n=%zu c=%u lanes=%u steps=%u: host batch-affine MSM differs from the CPU", g->name, what,
+                 n, c, lanes, steps);
+}
+
+static void test_msm_affine_host(void **state)
+{
+    (void)state;
+    const size_t n = 400;
+    for (unsigned gi = 0; gi < 4; gi += 2) {
+        const struct group_info *g = &groups[gi];
+        uint8_t *bases = malloc(n * g->aff_bytes), *b2 = malloc(n * g->aff_bytes);
+        uint64_t(*sc)[4] = malloc(n * sizeof *sc), (*s2)[4] = malloc(n * sizeof *s2);
+        assert_non_null(bases);
+        assert_non_null(b2);
+        assert_non_null(sc);
+        assert_non_null(s2);
+        g->make_bases(bases, n);
+        for (size_t i = 0; i < n; i++) {
+            rand_below(sc[i], g->r(), 4);
+            sc[i][0] |= 2; /* > 1 */
+        }
+        affine_host_case(g, bases, (const uint64_t(*)[4])sc, n, 6, 8, 5, "random");
+        affine_host_case(g, bases, (const uint64_t(*)[4])sc, n, 9, 3, 1, "random, one step");
+        for (size_t i = 0; i < n; i++)
+            memcpy(b2 + i * g->aff_bytes, bases, g->aff_bytes);
+        affine_host_case(g, b2, (const uint64_t(*)[4])sc, n, 5, 4, 7, "one base");
+        memcpy(b2, bases, n * g->aff_bytes);
+        memcpy(s2, sc, n * sizeof *sc);
+        for (size_t i = 1; i < n; i += 2) { /* P_i = -P_(i-1), same scalar: they cancel */
+            memcpy(b2 + i * g->aff_bytes, b2 + (i - 1) * g->aff_bytes, g->aff_bytes);
+            g->neg_affine(b2 + i * g->aff_bytes);
+            memcpy(s2[i], s2[i - 1], 32);
+        }
+        affine_host_case(g, b2, (const uint64_t(*)[4])s2, n, 7, 8, 3, "P and -P");
+        for (size_t i = 0; i < n; i++) {
+            memset(s2[i], 0, 32);
+            s2[i][0] = 2 + i % 5;
+        }
+        affine_host_case(g, bases, (const uint64_t(*)[4])s2, n, 4, 16, 3, "small scalars, long runs");
+        affine_host_case(g, bases, (const uint64_t(*)[4])s2, n, 4, 2, 40, "small scalars, long lanes");
+        free(bases);
+        free(b2);
+        free(sc);
+        free(s2);
+    }
+}
+
 static void test_msm_g1_bn254(void **state) { (void)state; msm_group(&groups[0]); }
 static void test_msm_g2_bn254(void **state) { (void)state; msm_group(&groups[1]); }
 static void test_msm_g1_bls12_381(void **state) { (void)state; msm_group(&groups[2]); }
@@ -481,7 +545,8 @@ int main(void)
 #ifdef CZK_USE_CUDA
     czk_test_seed_init("test_cuda_msm");
     int n_dev = 0;
-    const struct CMUnitTest host_tests[] = {cmocka_unit_test(test_field_host_emulation)};
+    const struct CMUnitTest host_tests[] = {cmocka_unit_test(test_field_host_emulation),
+                                            cmocka_unit_test(test_msm_affine_host)};
     int rc = cmocka_run_group_tests_name("cuda_host_emulation", host_tests, NULL, NULL);
     if (rc != 0)
         return rc;
