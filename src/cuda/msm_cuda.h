@@ -91,7 +91,8 @@ enum czk_status czk_cuda_msm_running(enum czk_groth16_curve curve, unsigned grou
 /* Force the window size of later calls on the calling thread (0 = automatic); for tests. */
 void czk_cuda_msm_force_window(unsigned c);
 /* Force the accumulation (CZK_MSM_ACC_*, 0 = automatic: CZK_MSM_ACC from the environment, else
- * batch-affine for large inputs) of later calls on the calling thread; for tests and benches. */
+ * batch-affine for large G2 inputs, XYZZ otherwise) of later calls on the calling thread; for
+ * tests and benches. */
 void czk_cuda_msm_force_accumulation(unsigned kind);
 /* Test hook, no GPU needed: the G1 MSM of n points through the batch-affine accumulation code
  * run on the host (lanes per thread, steps per lane as given; window width c), with plain

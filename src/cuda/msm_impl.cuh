@@ -25,6 +25,7 @@
 #ifndef CZK_CUDA_MSM_IMPL_CUH
 #define CZK_CUDA_MSM_IMPL_CUH
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -727,14 +728,19 @@ const ba_tuning &tuning()
     }();
     return t;
 }
-constexpr size_t BA_MIN_TOTAL = (size_t)1 << 24; /* sorted entries from which "auto" is affine */
+/* Sorted entries from which "auto" is batch-affine, G2 only. Measured on the H200 at 2^24
+ * (docs/GPU_RUNS.md, 2026-12-03): BLS12-381 G2 740 ms against XYZZ's 1007; but G1 slower
+ * (BLS12-381 207 / 188 with 512 threads per SM, against 163; BN254 101 against 74), its lane
+ * state traffic outweighing the multiplications saved, so G1 stays XYZZ. */
+constexpr size_t BA_MIN_TOTAL = (size_t)1 << 24;
 constexpr uint32_t BA_MIN_STEPS = 4;
 
-/* The accumulation of a call with `total` sorted entries: forced (tests), CZK_MSM_ACC, or by size. */
-unsigned acc_for(size_t total)
+/* The accumulation of a call with `total` sorted entries: forced (tests), CZK_MSM_ACC, or by
+ * group and size. */
+unsigned acc_for(size_t total, bool g2)
 {
     unsigned k = forced_acc ? forced_acc : tuning().acc;
-    return k ? k : total >= BA_MIN_TOTAL ? CZK_MSM_ACC_AFFINE : CZK_MSM_ACC_XYZZ;
+    return k ? k : g2 && total >= BA_MIN_TOTAL ? CZK_MSM_ACC_AFFINE : CZK_MSM_ACC_XYZZ;
 }
 
 struct ba_plan {
@@ -782,13 +788,20 @@ uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
 /* Scratch layout. The first part (idx .. S) has offsets independent of the window size. */
 struct layout {
     size_t idx, nsel, ones, out, S, keys, vals, keys_alt, vals_alt, cub_tmp, cub_bytes, buckets,
-        part_id[2], part[2], sel, flags, fpos, V, aid, ax, ay, pre, p1, total;
+        part_id[2], part[2], sel, flags, fpos, V, aid, ax, ay, pre, lanes, p1, total;
 };
 
-/* partial slots of the first pass: 2 per thread (xyzz) or per lane (affine), whichever is used */
-size_t first_partials(size_t total, int sms)
+/* whether the settings of this thread and process let a call on group G be batch-affine (its
+ * lane state is planned into the scratch only then) */
+template <class G> bool affine_possible()
 {
-    size_t a = 2 * first_threads(total, sms), b = total ? 2 * affine_lanes_bound(total, sms) : 0;
+    return acc_for(SIZE_MAX, sizeof(typename G::field) > 48) == CZK_MSM_ACC_AFFINE;
+}
+
+/* partial slots of the first pass: 2 per thread (xyzz) or per lane (affine, when possible) */
+size_t first_partials(size_t total, int sms, bool affine)
+{
+    size_t a = 2 * first_threads(total, sms), b = total && affine ? 2 * affine_lanes_bound(total, sms) : 0;
     return a > b ? a : b;
 }
 
@@ -802,8 +815,9 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     unsigned W = windows_for(G::bits, c);
     size_t M = (size_t)1 << (c - 1);
     size_t total = (size_t)W * m;
-    size_t p1 = first_partials(total, sms), p2 = 2 * ((p1 + NEXT_CHUNK - 1) / NEXT_CHUNK);
-    size_t lanes = total ? affine_lanes_bound(total, sms) : 0;
+    const bool affine = affine_possible<G>();
+    size_t p1 = first_partials(total, sms, affine), p2 = 2 * ((p1 + NEXT_CHUNK - 1) / NEXT_CHUNK);
+    size_t lanes = total && affine ? affine_lanes_bound(total, sms) : 0;
     uint32_t seg = choose_seg(W, (uint32_t)M, sms);
     size_t o = 0;
     L.idx = o, o = align_up(o + n * 4);
@@ -830,6 +844,7 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     L.ax = o, o = align_up(o + lanes * sizeof(typename G::field));
     L.ay = o, o = align_up(o + lanes * sizeof(typename G::field));
     L.pre = o, o = align_up(o + lanes * sizeof(typename G::field));
+    L.lanes = lanes;
     L.p1 = p1;
     L.total = o;
     return L;
@@ -846,7 +861,7 @@ template <class G> size_t cub_bytes_for(size_t n, size_t m, unsigned c)
     if (cub::DeviceSelect::If(nullptr, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)nullptr,
                               (uint32_t *)nullptr, (int64_t)n, gp) != cudaSuccess)
         return 0;
-    size_t p1 = first_partials((size_t)windows_for(G::bits, c) * m, sm_count());
+    size_t p1 = first_partials((size_t)windows_for(G::bits, c) * m, sm_count(), affine_possible<G>());
     if (cub::DeviceScan::ExclusiveSum(nullptr, d, (uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)p1) !=
         cudaSuccess)
         return 0;
@@ -992,7 +1007,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         uint32_t *pid = (uint32_t *)(scr + L.part_id[0]);
         pt *part = (pt *)(scr + L.part[0]);
         size_t threads; /* threads (xyzz) or lanes (affine) of the first pass: 2 partials each */
-        stats.acc = acc_for(total);
+        stats.acc = acc_for(total, sizeof(typename G::field) > 48);
         if (stats.acc == CZK_MSM_ACC_AFFINE) {
             ba_plan bp = plan_affine(total, sms);
             ba_args a;
@@ -1011,7 +1026,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
             a.ax = (uint4 *)(scr + L.ax);
             a.ay = (uint4 *)(scr + L.ay);
             a.pre = (uint4 *)(scr + L.pre);
-            if (2 * bp.G > L.p1 || bp.G > affine_lanes_bound(total, sms)) {
+            if (2 * bp.G > L.p1 || bp.G > L.lanes) { /* forced after the scratch was planned */
                 st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: %zu lanes out of plan", bp.G);
                 goto out;
             }
