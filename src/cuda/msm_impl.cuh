@@ -20,7 +20,10 @@
  *     scalar multiplication), so that sum_b (b + 1) B_b = sum_s V_s; then a block sum per window.
  *  6. combine: Horner over the windows (c doublings each) plus the sum of the scalar-1 points,
  *     converted to Jacobian on the device and copied to the host.
- * Points are accumulated in XYZZ coordinates (8M + 2S per mixed addition).
+ * Step 4's first pass is XYZZ (accumulate_first: one point at a time per thread, 8M + 2S per
+ * mixed addition) or batch-affine (accumulate_affine: lanes of a thread sharing one inversion
+ * per step, 5M + 1S); acc_for picks it (G2 from 2^24 sorted entries: batch-affine, measured
+ * faster there and slower for G1). The later passes and the reduction are XYZZ.
  */
 #ifndef CZK_CUDA_MSM_IMPL_CUH
 #define CZK_CUDA_MSM_IMPL_CUH
@@ -315,7 +318,7 @@ __global__ void __launch_bounds__(BLOCK, V == ACC_PREFETCH ? 2 : 1)
 }
 
 /*
- * Batch-affine accumulation (the first pass, in place of accumulate_first for large inputs):
+ * Batch-affine accumulation (the first pass, in place of accumulate_first; see acc_for):
  * the sorted list is cut into G = T * B lanes of L consecutive entries; thread t owns the B
  * lanes g = i T + t (i < B). A lane keeps one affine accumulator A and the bucket id of its
  * current run (as accumulate_first does for its chunk), and all B lanes of a thread advance
