@@ -3,7 +3,7 @@
  * `czk bench msm` and `czk bench field`.
  *
  *   czk bench msm   [--backend cuda|cpu] [--curve bn254|bls12_381] [--group 1|2] [--log-n K]
- *                   [--reps R] [--acc auto|xyzz|affine] [--compare-cpu]
+ *                   [--reps R] [--acc auto|xyzz|affine|tree] [--compare-cpu]
  *   czk bench field [--curve bn254|bls12_381] [--reps R]
  *
  * msm: bases P_i = (i + 1)·G (made on the GPU for cuda: running sums of the generator; on the
@@ -12,7 +12,7 @@
  * call; cpu time: the monotonic clock around czk_cpu_msm on every core. Printed: median ms,
  * the window plan (width c, windows, entries per accumulation thread, accumulation passes,
  * points with a general scalar / with scalar 1), the scratch bytes. --acc forces the bucket
- * accumulation (XYZZ or batch-affine; default: by size) of the cuda runs. --compare-cpu also runs
+ * accumulation (XYZZ, batch-affine lanes or tree; default: by size) of the cuda runs. --compare-cpu also runs
  * both backends at 2^20 on the same host-made bases and scalars, checks that the results are
  * equal and prints the ratio.
  * field: Montgomery multiplications/s of the device code shapes of src/cuda/ff.cuh (mul: CIOS on
@@ -46,6 +46,13 @@ struct mopts {
     bool compare;
     unsigned acc; /* CZK_MSM_ACC_* or 0: automatic */
 };
+
+#ifdef CZK_USE_CUDA
+static const char *acc_name(unsigned acc)
+{
+    return acc == CZK_MSM_ACC_AFFINE ? "affine" : acc == CZK_MSM_ACC_TREE ? "tree" : "xyzz";
+}
+#endif
 
 static int parse_curve(const char *v, enum czk_groth16_curve *c)
 {
@@ -174,7 +181,7 @@ int czk_bench_msm(int argc, char **argv)
         int rc = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf("usage: czk bench msm [--backend cuda|cpu] [--curve bn254|bls12_381] [--group 1|2] "
-                   "[--log-n K] [--reps R] [--acc auto|xyzz|affine] [--compare-cpu]\n");
+                   "[--log-n K] [--reps R] [--acc auto|xyzz|affine|tree] [--compare-cpu]\n");
             return 0;
         } else if (!strcmp(a, "--backend") && v) {
             o.backend = v, i++;
@@ -195,8 +202,10 @@ int czk_bench_msm(int argc, char **argv)
                 o.acc = 1;
             else if (!strcmp(v, "affine"))
                 o.acc = 2;
+            else if (!strcmp(v, "tree"))
+                o.acc = 3;
             else {
-                fprintf(stderr, "czk bench msm: --acc: '%s' is not auto, xyzz or affine\n", v);
+                fprintf(stderr, "czk bench msm: --acc: '%s' is not auto, xyzz, affine or tree\n", v);
                 return 2;
             }
             i++;
@@ -264,7 +273,7 @@ int czk_bench_msm(int argc, char **argv)
     if (gpu)
         printf(" acc=%s lanes=%u c=%u windows=%u chunk=%u levels=%u general=%zu ones=%zu scratch_bytes=%zu "
                "bases_ms=%.1f",
-               stt.acc == CZK_MSM_ACC_AFFINE ? "affine" : "xyzz", stt.lanes, stt.c, stt.windows, stt.chunk,
+               acc_name(stt.acc), stt.lanes, stt.c, stt.windows, stt.chunk,
                stt.levels, stt.n_general, stt.n_ones, scratch, ms_bases);
     if (gpu)
         printf(" select_ms=%.2f digits_ms=%.2f sort_ms=%.2f accumulate_ms=%.2f reduce_ms=%.2f combine_ms=%.2f",
@@ -325,8 +334,9 @@ int czk_bench_msm(int argc, char **argv)
 #ifdef CZK_USE_CUDA
     if (gpu) {
         printf("| plan | %s, c=%u, %u windows, %u entries/%s, %u passes |\n| scratch | %.2f GB |\n",
-               stt.acc == CZK_MSM_ACC_AFFINE ? "batch-affine" : "xyzz", stt.c, stt.windows, stt.chunk,
-               stt.acc == CZK_MSM_ACC_AFFINE ? "lane" : "thread", stt.levels, (double)scratch / 1e9);
+               acc_name(stt.acc), stt.c, stt.windows, stt.chunk,
+               stt.acc == CZK_MSM_ACC_AFFINE ? "lane" : stt.acc == CZK_MSM_ACC_TREE ? "inversion" : "thread",
+               stt.levels, (double)scratch / 1e9);
         printf("| stages ms (last run): select, digits, sort, accumulate, reduce, combine | %.2f, %.2f, %.2f, "
                "%.2f, %.2f, %.2f |\n",
                stt.stage_ms[0], stt.stage_ms[1], stt.stage_ms[2], stt.stage_ms[3], stt.stage_ms[4],

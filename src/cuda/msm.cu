@@ -59,21 +59,19 @@ extern "C" void czk_cuda_msm_last_stats(struct czk_cuda_msm_stats *stats) { *sta
 extern "C" void czk_cuda_msm_force_window(unsigned c) { forced_c = c >= C_MIN && c <= C_MAX ? c : 0; }
 
 namespace {
-/* The batch-affine accumulation (affine_lanes) run on the host over every thread, with the
- * digits and per-window sort of the device path done here, then the partials, the bucket
- * reduction and the window combination done plainly: an oracle for the lane logic that needs
- * no GPU. Every point must be general (scalar not 0 or 1, base finite). */
-template <class G>
-enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars, size_t n, unsigned c,
-                                  unsigned lanes, unsigned steps, uint64_t *host_out)
+/* Host oracles of the batch-affine accumulations (affine_lanes, the tree's level code), run over
+ * every thread, with the digits and per-window sort of the device path done here and the bucket
+ * reduction and window combination done plainly: they check the accumulation logic without a
+ * GPU. Every point must be general (scalar not 0 or 1, base finite). */
+
+/* the sorted (key, val) lists of every window, as digits_kernel and the sort make them */
+void sorted_lists(const uint64_t *scalars, size_t n, unsigned c, unsigned W, std::vector<uint32_t> &keys,
+                  std::vector<uint32_t> &vals)
 {
-    typedef typename G::pt pt;
-    typedef typename G::field F;
-    const unsigned W = windows_for(G::bits, c);
-    const size_t M = (size_t)1 << (c - 1), total = (size_t)W * n;
-    std::vector<uint32_t> keys(total), vals(total), order(n);
+    keys.assign((size_t)W * n, 0);
+    vals.assign((size_t)W * n, 0);
+    std::vector<uint32_t> order(n), k(n), v(n);
     for (unsigned w = 0; w < W; w++) {
-        std::vector<uint32_t> k(n), v(n);
         for (size_t j = 0; j < n; j++) {
             int32_t d = booth(scalars + 4 * j, w, c);
             k[j] = (uint32_t)(d < 0 ? -d : d);
@@ -86,6 +84,39 @@ enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars
             vals[(size_t)w * n + j] = v[order[j]];
         }
     }
+}
+
+/* sum_w 2^(c w) sum_b (b + 1) B_{w,b}, to Jacobian */
+template <class G> void reduce_combine(const std::vector<typename G::pt> &buckets, unsigned W, size_t M, unsigned c,
+                                       uint64_t *host_out)
+{
+    typedef typename G::pt pt;
+    pt acc = pt::inf();
+    for (unsigned w = W; w-- > 0;) {
+        for (unsigned i = 0; i < c && w + 1 != W; i++)
+            pt::dbl(acc, acc);
+        pt run = pt::inf(), sum = pt::inf();
+        for (size_t b = M; b-- > 0;) {
+            pt::add(run, run, buckets[(size_t)w * M + b]);
+            pt::add(sum, sum, run);
+        }
+        pt::add(acc, acc, sum);
+    }
+    jacobian<typename G::field> j;
+    pt::to_jacobian(j, acc);
+    j.store(host_out);
+}
+
+template <class G>
+enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars, size_t n, unsigned c,
+                                  unsigned lanes, unsigned steps, uint64_t *host_out)
+{
+    typedef typename G::pt pt;
+    typedef typename G::field F;
+    const unsigned W = windows_for(G::bits, c);
+    const size_t M = (size_t)1 << (c - 1), total = (size_t)W * n;
+    std::vector<uint32_t> keys, vals;
+    sorted_lists(scalars, n, c, W, keys, vals);
     ba_args a;
     a.keys = keys.data();
     a.vals = vals.data();
@@ -111,20 +142,93 @@ enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars
     for (size_t j = 0; j < 2 * G_lanes; j++)
         if (part_id[j] != NONE)
             pt::add(buckets[part_id[j]], buckets[part_id[j]], part[j]);
-    pt acc = pt::inf();
-    for (unsigned w = W; w-- > 0;) {
-        for (unsigned i = 0; i < c && w + 1 != W; i++)
-            pt::dbl(acc, acc);
-        pt run = pt::inf(), sum = pt::inf();
-        for (size_t b = M; b-- > 0;) { /* sum_b (b + 1) B_b */
-            pt::add(run, run, buckets[(size_t)w * M + b]);
-            pt::add(sum, sum, run);
-        }
-        pt::add(acc, acc, sum);
+    reduce_combine<G>(buckets, W, M, c, host_out);
+    return CZK_OK;
+}
+
+/* The tree as tree_accumulate drives it, each device step done by a host loop (the scans
+ * plainly); the per-bucket, per-item and per-thread code is the device's. */
+template <class G>
+enum czk_status tree_host_check(const uint64_t *bases, const uint64_t *scalars, size_t n, unsigned c,
+                                unsigned group, unsigned threads, unsigned batch, uint64_t *host_out)
+{
+    typedef typename G::pt pt;
+    typedef typename G::field F;
+    const unsigned W = windows_for(G::bits, c);
+    const uint32_t M = 1u << (c - 1), m = (uint32_t)n;
+    const size_t Q = sizeof(F) / 16;
+    std::vector<uint32_t> keys, vals;
+    sorted_lists(scalars, n, c, W, keys, vals);
+    std::vector<pt> buckets((size_t)W * M, pt::inf());
+    const size_t cap = ((size_t)group * n + (size_t)group * M) / 2 + 1;
+    std::vector<uint32_t> S[2], C[2], items, istart, marks, gid;
+    std::vector<uint4> desc(cap), lx[2], ly[2], pre((size_t)threads * batch * Q);
+    for (int i = 0; i < 2; i++) {
+        lx[i].resize(cap * Q);
+        ly[i].resize(cap * Q);
     }
-    jacobian<F> j;
-    pt::to_jacobian(j, acc);
-    j.store(host_out);
+    for (unsigned w0 = 0; w0 < W; w0 += group) {
+        const unsigned gw = W - w0 < group ? W - w0 : group;
+        const uint32_t len = gw * m, nb = gw * M;
+        for (int i = 0; i < 2; i++) {
+            S[i].assign(nb, 0);
+            C[i].assign(nb, 0);
+        }
+        items.assign(nb, 0);
+        istart.assign(nb, 0);
+        for (uint32_t e = 0; e < len; e++)
+            tree::bounds_one(e, keys.data() + (size_t)w0 * m, len, m, M, S[0].data(), C[0].data());
+        unsigned cur = 0;
+        for (unsigned level = 0;; level++) {
+            const unsigned nxt = cur ^ 1;
+            uint32_t ni = 0, no = 0;
+            for (uint32_t b = 0; b < nb; b++) {
+                tree::counts_one(b, S[cur].data(), C[cur].data(), level == 0, items.data(), C[nxt].data());
+                istart[b] = ni;
+                S[nxt][b] = no;
+                ni += items[b];
+                no += C[nxt][b];
+            }
+            if (ni == 0)
+                break;
+            if (ni > cap || no > cap)
+                return CZK_ERR_INTERNAL;
+            marks.assign(ni, 0);
+            gid.assign(ni, 0);
+            for (uint32_t b = 0; b < nb; b++)
+                if (items[b])
+                    marks[istart[b]] = b;
+            for (uint32_t q = 0, mx = 0; q < ni; q++)
+                gid[q] = mx = marks[q] > mx ? marks[q] : mx;
+            for (uint32_t q = 0; q < ni; q++)
+                tree::plan_one(q, gid.data(), istart.data(), S[cur].data(), C[cur].data(), S[nxt].data(),
+                               level == 0 ? vals.data() + (size_t)w0 * m : nullptr, desc.data());
+            tree::shape sh = tree::level_shape(ni, threads, batch);
+            tree::level_args a;
+            a.desc = desc.data();
+            a.items = ni;
+            a.T = sh.T;
+            a.B = sh.B;
+            a.rounds = sh.rounds;
+            a.gbase = w0 * M;
+            a.bases = bases;
+            a.in_x = lx[(level + 1) & 1].data();
+            a.in_y = ly[(level + 1) & 1].data();
+            a.out_x = lx[level & 1].data();
+            a.out_y = ly[level & 1].data();
+            a.pre = pre.data();
+            for (uint32_t t = 0; t < sh.T; t++) {
+                if (level == 0)
+                    tree::level_thread<G, true>(a, buckets.data(), t);
+                else
+                    tree::level_thread<G, false>(a, buckets.data(), t);
+            }
+            if (no == 0)
+                break;
+            cur = nxt;
+        }
+    }
+    reduce_combine<G>(buckets, W, M, c, host_out);
     return CZK_OK;
 }
 } /* namespace */
@@ -145,9 +249,30 @@ extern "C" enum czk_status czk_cuda_msm_affine_host_check(enum czk_groth16_curve
     return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm host check: bad curve %d", (int)curve);
 }
 
+extern "C" enum czk_status czk_cuda_msm_tree_host_check(enum czk_groth16_curve curve, const void *bases,
+                                                        const uint64_t (*scalars)[4], size_t n, unsigned c,
+                                                        unsigned group, unsigned threads, unsigned batch, void *out,
+                                                        char *err, size_t errlen)
+{
+    if (!bases || !scalars || !out || n == 0 || n >= 0x80000000u || c < C_MIN || c > C_MAX || group == 0 ||
+        threads == 0 || batch == 0)
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm tree host check: bad arguments");
+    const uint64_t *b = (const uint64_t *)bases, *s = (const uint64_t *)scalars;
+    enum czk_status st = CZK_ERR_INVALID_ARG;
+    if (curve == CZK_GROTH16_CURVE_BN254)
+        st = tree_host_check<g1_bn254_t>(b, s, n, c, group, threads, batch, (uint64_t *)out);
+    else if (curve == CZK_GROTH16_CURVE_BLS12_381)
+        st = tree_host_check<g1_bls12_381_t>(b, s, n, c, group, threads, batch, (uint64_t *)out);
+    else
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm tree host check: bad curve %d", (int)curve);
+    if (st != CZK_OK)
+        return czk_errf(st, err, errlen, "cuda msm tree host check: a level outgrew its plan");
+    return st;
+}
+
 extern "C" void czk_cuda_msm_force_accumulation(unsigned kind)
 {
-    forced_acc = kind == CZK_MSM_ACC_XYZZ || kind == CZK_MSM_ACC_AFFINE ? kind : 0;
+    forced_acc = kind == CZK_MSM_ACC_XYZZ || kind == CZK_MSM_ACC_AFFINE || kind == CZK_MSM_ACC_TREE ? kind : 0;
 }
 
 namespace {

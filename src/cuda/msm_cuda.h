@@ -55,13 +55,15 @@ enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, 
  * stage_ms: device time of its stages (CUDA events): select (general points, scalar-1 sum),
  * digits, sort, accumulate (all passes), reduce, combine (with the copy to the host). */
 enum { CZK_MSM_STAGES = 6 };
-/* Bucket accumulation: XYZZ (one point added at a time per thread, 8M + 2S) or batch-affine
- * (lanes of a thread share one inversion per step, 5M + 1S + 1/lanes inversions). */
-enum { CZK_MSM_ACC_XYZZ = 1, CZK_MSM_ACC_AFFINE = 2 };
+/* Bucket accumulation: XYZZ (one point added at a time per thread, 8M + 2S), batch-affine
+ * lanes (lanes of a thread share one inversion per step, 5M + 1S + 1/lanes inversions) or the
+ * batch-affine tree (pairs of each bucket's elements summed level by level, B independent
+ * additions per inversion: 5M + 1S + 1/B inversions, no partial sums). */
+enum { CZK_MSM_ACC_XYZZ = 1, CZK_MSM_ACC_AFFINE = 2, CZK_MSM_ACC_TREE = 3 };
 struct czk_cuda_msm_stats {
-    unsigned c, windows, chunk, levels;
+    unsigned c, windows, chunk, levels; /* tree: chunk = items per inversion (at most), levels summed over groups */
     unsigned acc;   /* CZK_MSM_ACC_* of the first accumulation pass */
-    unsigned lanes; /* affine: lanes per thread (chunk: entries per lane) */
+    unsigned lanes; /* affine: lanes per thread (chunk: entries per lane); tree: windows per group */
     size_t n_general, n_ones;
     float stage_ms[CZK_MSM_STAGES];
 };
@@ -98,6 +100,13 @@ void czk_cuda_msm_force_accumulation(unsigned kind);
  * run on the host (lanes per thread, steps per lane as given; window width c), with plain
  * partial merging, reduction and combination; out as czk_cuda_msm's. Every scalar must be > 1
  * and < r and every base finite. */
+/* Test hook, no GPU needed: as czk_cuda_msm_affine_host_check through the tree accumulation
+ * (level code run on the host with `threads` threads of at most `batch` items each, windows in
+ * groups of `group` windows). */
+enum czk_status czk_cuda_msm_tree_host_check(enum czk_groth16_curve curve, const void *bases,
+                                             const uint64_t (*scalars)[4], size_t n, unsigned c,
+                                             unsigned group, unsigned threads, unsigned batch, void *out,
+                                             char *err, size_t errlen);
 enum czk_status czk_cuda_msm_affine_host_check(enum czk_groth16_curve curve, const void *bases,
                                                const uint64_t (*scalars)[4], size_t n, unsigned c,
                                                unsigned lanes, unsigned steps, void *out, char *err,

@@ -529,6 +529,8 @@ template <class G> __global__ void __launch_bounds__(BLOCK) accumulate_affine(ba
         affine_lanes<G>(a, buckets, part, t);
 }
 
+#include "cuda/msm_tree.cuh"
+
 /*
  * Later passes: the partials of the previous pass, compacted (sel[0 .. *len) index part/part_id
  * of that pass, in order). Same chunking and output rules as accumulate_first.
@@ -707,10 +709,13 @@ size_t first_threads(size_t total, int sms)
 constexpr uint32_t NEXT_CHUNK = 16; /* entries per thread in the later passes */
 
 /* ---- batch-affine plan ---- */
-/* Tuning, from the environment once (for benches): CZK_MSM_ACC = xyzz | affine (else by size),
- * CZK_MSM_BA_LANES (lanes per thread, 8..4096), CZK_MSM_BA_TPS (threads per SM, 32..2048). */
+/* Tuning, from the environment once (for benches): CZK_MSM_ACC = xyzz | affine | tree (else by
+ * size), CZK_MSM_BA_LANES (lanes per thread, 8..4096), CZK_MSM_BA_TPS (threads per SM, 32..2048),
+ * CZK_MSM_TREE_B (tree: items per thread and inversion, 1..8192), CZK_MSM_TREE_TPS (tree:
+ * threads per SM, 32..2048; default BLOCK times the level kernel's minimum blocks per SM). */
 struct ba_tuning {
     unsigned acc, lanes, tps;
+    unsigned tree_b, tree_tps; /* tree: items per thread and round, threads per SM (0: by group) */
 };
 unsigned env_uint(const char *name, unsigned lo, unsigned hi, unsigned dflt)
 {
@@ -724,9 +729,14 @@ const ba_tuning &tuning()
     static const ba_tuning t = [] {
         ba_tuning r;
         const char *a = getenv("CZK_MSM_ACC");
-        r.acc = a && !strcmp(a, "xyzz") ? CZK_MSM_ACC_XYZZ : a && !strcmp(a, "affine") ? CZK_MSM_ACC_AFFINE : 0;
+        r.acc = a && !strcmp(a, "xyzz")     ? CZK_MSM_ACC_XYZZ
+                : a && !strcmp(a, "affine") ? CZK_MSM_ACC_AFFINE
+                : a && !strcmp(a, "tree")   ? CZK_MSM_ACC_TREE
+                                            : 0;
         r.lanes = env_uint("CZK_MSM_BA_LANES", 8, 4096, 256);
         r.tps = env_uint("CZK_MSM_BA_TPS", 32, 2048, 256);
+        r.tree_b = env_uint("CZK_MSM_TREE_B", 1, 8192, 512);
+        r.tree_tps = env_uint("CZK_MSM_TREE_TPS", 32, 2048, 0);
         return r;
     }();
     return t;
@@ -791,15 +801,29 @@ uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
 /* Scratch layout. The first part (idx .. S) has offsets independent of the window size. */
 struct layout {
     size_t idx, nsel, ones, out, S, keys, vals, keys_alt, vals_alt, cub_tmp, cub_bytes, buckets,
-        part_id[2], part[2], sel, flags, fpos, V, aid, ax, ay, pre, lanes, p1, total;
+        part_id[2], part[2], sel, flags, fpos, V, aid, ax, ay, pre, lanes, p1;
+    /* tree: bucket starts and counts (two levels), items and item offsets per bucket, bucket
+     * markers and bucket of each item, descriptors, two lists (x, y), prefix products, totals */
+    size_t t_s[2], t_c[2], t_items, t_istart, t_marks, t_gid, t_desc, t_x[2], t_y[2], t_pre, t_tot;
+    tree::sizes tsz;
+    size_t total;
 };
 
-/* whether the settings of this thread and process let a call on group G be batch-affine (its
- * lane state is planned into the scratch only then) */
-template <class G> bool affine_possible()
+/* whether the settings of this thread and process let a call on group G use accumulation
+ * `kind` (batch-affine lane state and the tree's lists are planned into the scratch only then) */
+template <class G> bool acc_possible(unsigned kind)
 {
-    return acc_for(SIZE_MAX, sizeof(typename G::field) > 48) == CZK_MSM_ACC_AFFINE;
+    return acc_for(SIZE_MAX, sizeof(typename G::field) > 48) == kind;
 }
+template <class G> bool affine_possible() { return acc_possible<G>(CZK_MSM_ACC_AFFINE); }
+
+/* tree: threads of a level (at most), items per thread and round (at most) */
+template <class G> size_t tree_tmax(int sms)
+{
+    unsigned tps = tuning().tree_tps;
+    return (size_t)sms * (tps ? tps : BLOCK * tree::level_minb<G>());
+}
+inline size_t tree_bmax() { return tuning().tree_b; }
 
 /* partial slots of the first pass: 2 per thread (xyzz) or per lane (affine, when possible) */
 size_t first_partials(size_t total, int sms, bool affine)
@@ -848,6 +872,28 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     L.ay = o, o = align_up(o + lanes * sizeof(typename G::field));
     L.pre = o, o = align_up(o + lanes * sizeof(typename G::field));
     L.lanes = lanes;
+    /* tree state */
+    const size_t fb = sizeof(typename G::field);
+    L.tsz = tree::bound_sizes(acc_possible<G>(CZK_MSM_ACC_TREE) ? m : 0, W, M, tree_tmax<G>(sms), tree_bmax());
+    if (!m || !acc_possible<G>(CZK_MSM_ACC_TREE))
+        L.tsz.e0 = L.tsz.e1 = L.tsz.e2 = L.tsz.nb = 0;
+    const tree::sizes &ts = L.tsz;
+    const size_t npre = ts.e1 ? tree_tmax<G>(sms) * tree_bmax() : 0;
+    for (int i = 0; i < 2; i++) {
+        L.t_s[i] = o, o = align_up(o + ts.nb * 4);
+        L.t_c[i] = o, o = align_up(o + ts.nb * 4);
+    }
+    L.t_items = o, o = align_up(o + ts.nb * 4);
+    L.t_istart = o, o = align_up(o + ts.nb * 4);
+    L.t_marks = o, o = align_up(o + ts.e1 * 4);
+    L.t_gid = o, o = align_up(o + ts.e1 * 4);
+    L.t_desc = o, o = align_up(o + ts.e1 * 16);
+    L.t_x[0] = o, o = align_up(o + ts.e1 * fb);
+    L.t_y[0] = o, o = align_up(o + ts.e1 * fb);
+    L.t_x[1] = o, o = align_up(o + ts.e2 * fb);
+    L.t_y[1] = o, o = align_up(o + ts.e2 * fb);
+    L.t_pre = o, o = align_up(o + npre * fb);
+    L.t_tot = o, o = align_up(o + 8);
     L.p1 = p1;
     L.total = o;
     return L;
@@ -869,7 +915,21 @@ template <class G> size_t cub_bytes_for(size_t n, size_t m, unsigned c)
         cudaSuccess)
         return 0;
     size_t r = a > b ? a : b;
-    return r > d ? r : d;
+    r = r > d ? r : d;
+    if (acc_possible<G>(CZK_MSM_ACC_TREE)) { /* the tree's scans over buckets and items */
+        size_t M = (size_t)1 << (c - 1);
+        unsigned W = windows_for(G::bits, c);
+        tree::sizes ts = tree::bound_sizes(m, W, M, tree_tmax<G>(sm_count()), tree_bmax());
+        size_t e = 0, f = 0;
+        if (cub::DeviceScan::ExclusiveSum(nullptr, e, (uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)ts.nb) !=
+                cudaSuccess ||
+            cub::DeviceScan::InclusiveScan(nullptr, f, (uint32_t *)nullptr, (uint32_t *)nullptr, tree::max_u32(),
+                                           (int64_t)ts.e1) != cudaSuccess)
+            return 0;
+        r = r > e ? r : e;
+        r = r > f ? r : f;
+    }
+    return r;
 }
 
 /* Largest m <= n with choose_c(m) <= c (choose_c is nondecreasing in m: the cost lines'
@@ -904,6 +964,97 @@ template <class G> size_t scratch_for(size_t n)
             best = L.total;
     }
     return best;
+}
+
+/*
+ * Step 4 through the tree (msm_tree.cuh): windows in groups, levels until every bucket is
+ * written; *levels: the levels run, summed over the groups; *group: windows per group.
+ */
+template <class G>
+enum czk_status tree_accumulate(cudaStream_t stream, const layout &L, uint8_t *scr, const uint32_t *keys,
+                                const uint32_t *vals, uint32_t m, unsigned W, uint32_t M, const uint64_t *bases,
+                                typename G::pt *buckets, int sms, unsigned *levels, unsigned *group, char *err,
+                                size_t errlen)
+{
+    enum czk_status st = CZK_OK;
+    const size_t tmax = tree_tmax<G>(sms), bmax = tree_bmax();
+    const unsigned g = tree::group_windows(m, W, tmax, bmax);
+    const tree::sizes &ts = L.tsz;
+    uint32_t *S[2] = {(uint32_t *)(scr + L.t_s[0]), (uint32_t *)(scr + L.t_s[1])};
+    uint32_t *C[2] = {(uint32_t *)(scr + L.t_c[0]), (uint32_t *)(scr + L.t_c[1])};
+    uint32_t *items = (uint32_t *)(scr + L.t_items), *istart = (uint32_t *)(scr + L.t_istart);
+    uint32_t *marks = (uint32_t *)(scr + L.t_marks), *gid = (uint32_t *)(scr + L.t_gid);
+    uint32_t *d_tot = (uint32_t *)(scr + L.t_tot);
+    uint32_t tot[2] = {0, 0};
+    unsigned nlev = 0;
+    *group = g;
+    if ((size_t)g * m > ts.e0 || (size_t)g * M > ts.nb || ts.e1 == 0) {
+        st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: tree group of %u windows out of plan", g);
+        goto out;
+    }
+    for (unsigned w0 = 0; w0 < W; w0 += g) {
+        const unsigned gw = W - w0 < g ? W - w0 : g;
+        const uint32_t len = gw * m, nb = gw * M;
+        const unsigned nbb = (nb + BLOCK - 1) / BLOCK;
+        unsigned cur = 0;
+        CZK_CU_CHECK(cudaMemsetAsync(S[0], 0, (size_t)nb * 4, stream));
+        CZK_CU_CHECK(cudaMemsetAsync(C[0], 0, (size_t)nb * 4, stream));
+        CZK_CU_LAUNCH(tree::bounds_kernel<<<(len + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(
+            keys + (size_t)w0 * m, len, m, M, S[0], C[0]));
+        for (unsigned level = 0;; level++) {
+            const unsigned nxt = cur ^ 1;
+            size_t tb = L.cub_bytes;
+            CZK_CU_LAUNCH(tree::counts_kernel<<<nbb, BLOCK, 0, stream>>>(nb, S[cur], C[cur], level == 0, items,
+                                                                          C[nxt]));
+            CZK_CU_CHECK(cub::DeviceScan::ExclusiveSum(scr + L.cub_tmp, tb, items, istart, (int64_t)nb, stream));
+            tb = L.cub_bytes;
+            CZK_CU_CHECK(cub::DeviceScan::ExclusiveSum(scr + L.cub_tmp, tb, C[nxt], S[nxt], (int64_t)nb, stream));
+            CZK_CU_LAUNCH(tree::totals_kernel<<<1, 1, 0, stream>>>(nb, items, istart, C[nxt], S[nxt], d_tot));
+            CZK_CU_CHECK(cudaMemcpyAsync(tot, d_tot, sizeof tot, cudaMemcpyDeviceToHost, stream));
+            CZK_CU_CHECK(cudaStreamSynchronize(stream));
+            if (tot[0] == 0)
+                break;
+            if (tot[0] > ts.e1 || tot[1] > (level & 1 ? ts.e2 : ts.e1) || level >= 32) {
+                st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: tree level %u (%u items) out of plan",
+                              level, tot[0]);
+                goto out;
+            }
+            nlev++;
+            CZK_CU_CHECK(cudaMemsetAsync(marks, 0, (size_t)tot[0] * 4, stream));
+            CZK_CU_LAUNCH(tree::marks_kernel<<<nbb, BLOCK, 0, stream>>>(nb, items, istart, marks));
+            tb = L.cub_bytes;
+            CZK_CU_CHECK(cub::DeviceScan::InclusiveScan(scr + L.cub_tmp, tb, marks, gid, tree::max_u32(),
+                                                        (int64_t)tot[0], stream));
+            uint4 *desc = (uint4 *)(scr + L.t_desc);
+            CZK_CU_LAUNCH(tree::plan_kernel<<<(tot[0] + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(
+                tot[0], gid, istart, S[cur], C[cur], S[nxt], level == 0 ? vals + (size_t)w0 * m : nullptr, desc));
+            tree::shape sh = tree::level_shape(tot[0], (uint32_t)tmax, (uint32_t)bmax);
+            tree::level_args a;
+            a.desc = desc;
+            a.items = tot[0];
+            a.T = sh.T;
+            a.B = sh.B;
+            a.rounds = sh.rounds;
+            a.gbase = w0 * M;
+            a.bases = bases;
+            a.in_x = (uint4 *)(scr + L.t_x[(level + 1) & 1]);
+            a.in_y = (uint4 *)(scr + L.t_y[(level + 1) & 1]);
+            a.out_x = (uint4 *)(scr + L.t_x[level & 1]);
+            a.out_y = (uint4 *)(scr + L.t_y[level & 1]);
+            a.pre = (uint4 *)(scr + L.t_pre);
+            const unsigned lb = (sh.T + BLOCK - 1) / BLOCK;
+            if (level == 0)
+                CZK_CU_LAUNCH(tree::level_kernel<G, true><<<lb, BLOCK, 0, stream>>>(a, buckets));
+            else
+                CZK_CU_LAUNCH(tree::level_kernel<G, false><<<lb, BLOCK, 0, stream>>>(a, buckets));
+            if (tot[1] == 0)
+                break;
+            cur = nxt;
+        }
+    }
+    *levels = nlev;
+out:
+    return st;
 }
 
 template <class G>
@@ -1011,7 +1162,21 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         pt *part = (pt *)(scr + L.part[0]);
         size_t threads; /* threads (xyzz) or lanes (affine) of the first pass: 2 partials each */
         stats.acc = acc_for(total, sizeof(typename G::field) > 48);
-        if (stats.acc == CZK_MSM_ACC_AFFINE) {
+        if (stats.acc == CZK_MSM_ACC_TREE) {
+            if (L.tsz.e1 == 0) { /* forced after the scratch was planned */
+                st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: tree state not in the scratch plan");
+                goto out;
+            }
+            unsigned tl = 0, tg = 0;
+            st = tree_accumulate<G>(stream, L, scr, keys, vals, m, W, (uint32_t)M, bases, buckets, sms, &tl, &tg,
+                                    err, errlen);
+            if (st != CZK_OK)
+                goto out;
+            stats.chunk = (unsigned)tree_bmax();
+            stats.lanes = tg;
+            threads = 1; /* no partial sums */
+            stats.levels = tl;
+        } else if (stats.acc == CZK_MSM_ACC_AFFINE) {
             ba_plan bp = plan_affine(total, sms);
             ba_args a;
             a.keys = keys;
@@ -1074,7 +1239,8 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
             threads = nthreads;
             level++;
         }
-        stats.levels = level;
+        if (stats.acc != CZK_MSM_ACC_TREE)
+            stats.levels = level;
         CZK_CU_CHECK(cudaEventRecord(ev[4], stream));
         /* 5. reduce */
         const uint32_t seg = choose_seg(W, (uint32_t)M, sms), K = (uint32_t)(M / seg);

@@ -453,11 +453,14 @@ static void msm_group(const struct group_info *g)
 {
     msm_group_acc(g, CZK_MSM_ACC_XYZZ);
     msm_group_acc(g, CZK_MSM_ACC_AFFINE);
+    msm_group_acc(g, CZK_MSM_ACC_TREE);
 }
 
-/* The batch-affine lane code run on the host (no GPU) against the CPU MSM: random points, one
- * repeated base (P + P and P - P inside lanes), P/-P pairs with equal scalars, long runs of few
- * buckets (heads and tails across lanes), with small lane and step counts. */
+/* The batch-affine lane code and the tree's level code run on the host (no GPU) against the
+ * CPU MSM: random points, one repeated base (P + P and P - P inside lanes and in every tree
+ * level), P/-P pairs with equal scalars (infinite sums in the lists), long runs of few buckets
+ * (heads and tails across lanes, deep trees), with small lane, step, thread and batch counts and
+ * window groups of 1 to all windows. */
 static void affine_host_case(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
                              unsigned c, unsigned lanes, unsigned steps, const char *what)
 {
@@ -474,6 +477,35 @@ static void affine_host_case(const struct group_info *g, const void *bases, cons
     if (memcmp(ga, wa, g->aff_bytes) != 0)
         fail_msg("%s %s n=%zu c=%u lanes=%u steps=%u: host batch-affine MSM differs from the CPU", g->name, what,
                  n, c, lanes, steps);
+}
+
+static void tree_host_case(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
+                           unsigned c, unsigned group, unsigned threads, unsigned batch, const char *what)
+{
+    uint8_t got[512], want[512], ga[256], wa[256];
+    char err[256] = "";
+    memset(got, 0xa5, sizeof got);
+    memset(want, 0x5a, sizeof want);
+    enum czk_status st =
+        czk_cuda_msm_tree_host_check(g->curve, bases, sc, n, c, group, threads, batch, got, err, sizeof err);
+    if (st != CZK_OK)
+        fail_msg("%s %s: %s (%s)", g->name, what, czk_status_str(st), err);
+    assert_int_equal(czk_cpu_msm(g->curve, g->group, bases, sc, n, want, host_threads()), CZK_OK);
+    g->to_affine(ga, got);
+    g->to_affine(wa, want);
+    if (memcmp(ga, wa, g->aff_bytes) != 0)
+        fail_msg("%s %s n=%zu c=%u group=%u threads=%u batch=%u: host tree MSM differs from the CPU", g->name,
+                 what, n, c, group, threads, batch);
+}
+
+/* both batch-affine accumulations on one input: lanes (c, lanes, steps), tree (c, windows per
+ * group, threads, items per thread and round) */
+static void host_cases(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n, unsigned c,
+                       unsigned lanes, unsigned steps, unsigned group, unsigned threads, unsigned batch,
+                       const char *what)
+{
+    affine_host_case(g, bases, sc, n, c, lanes, steps, what);
+    tree_host_case(g, bases, sc, n, c, group, threads, batch, what);
 }
 
 static void test_msm_affine_host(void **state)
@@ -493,11 +525,12 @@ static void test_msm_affine_host(void **state)
             rand_below(sc[i], g->r(), 4);
             sc[i][0] |= 2; /* > 1 */
         }
-        affine_host_case(g, bases, (const uint64_t(*)[4])sc, n, 6, 8, 5, "random");
-        affine_host_case(g, bases, (const uint64_t(*)[4])sc, n, 9, 3, 1, "random, one step");
+        host_cases(g, bases, (const uint64_t(*)[4])sc, n, 6, 8, 5, 3, 16, 4, "random");
+        host_cases(g, bases, (const uint64_t(*)[4])sc, n, 9, 3, 1, 100, 7, 1000, "random, one step");
+        tree_host_case(g, bases, (const uint64_t(*)[4])sc, n, 3, 1, 1, 1, "tree: one thread, one item");
         for (size_t i = 0; i < n; i++)
             memcpy(b2 + i * g->aff_bytes, bases, g->aff_bytes);
-        affine_host_case(g, b2, (const uint64_t(*)[4])sc, n, 5, 4, 7, "one base");
+        host_cases(g, b2, (const uint64_t(*)[4])sc, n, 5, 4, 7, 2, 5, 9, "one base");
         memcpy(b2, bases, n * g->aff_bytes);
         memcpy(s2, sc, n * sizeof *sc);
         for (size_t i = 1; i < n; i += 2) { /* P_i = -P_(i-1), same scalar: they cancel */
@@ -505,13 +538,13 @@ static void test_msm_affine_host(void **state)
             g->neg_affine(b2 + i * g->aff_bytes);
             memcpy(s2[i], s2[i - 1], 32);
         }
-        affine_host_case(g, b2, (const uint64_t(*)[4])s2, n, 7, 8, 3, "P and -P");
+        host_cases(g, b2, (const uint64_t(*)[4])s2, n, 7, 8, 3, 4, 11, 6, "P and -P");
         for (size_t i = 0; i < n; i++) {
             memset(s2[i], 0, 32);
             s2[i][0] = 2 + i % 5;
         }
-        affine_host_case(g, bases, (const uint64_t(*)[4])s2, n, 4, 16, 3, "small scalars, long runs");
-        affine_host_case(g, bases, (const uint64_t(*)[4])s2, n, 4, 2, 40, "small scalars, long lanes");
+        host_cases(g, bases, (const uint64_t(*)[4])s2, n, 4, 16, 3, 5, 3, 2, "small scalars, long runs");
+        host_cases(g, bases, (const uint64_t(*)[4])s2, n, 4, 2, 40, 1, 64, 64, "small scalars, long lanes");
         free(bases);
         free(b2);
         free(sc);

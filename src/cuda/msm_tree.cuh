@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * czk CUDA, internal to msm_impl.cuh: the pairwise ("tree") batch-affine bucket accumulation.
+ *
+ * The sorted (window, bucket) lists of a group of windows are summed level by level. At each
+ * level a bucket of c > 0 elements has ceil(c/2) items: item k adds elements 2k and 2k + 1 of
+ * the bucket (the last item of an odd bucket only carries its element). Every item of a level
+ * is independent of every other, so any set of them can share one field inversion (Montgomery's
+ * trick): a thread takes B items and pays 6 multiplications per affine addition (the trick's
+ * 3, lambda, lambda^2, y3) plus one inversion per B, against 10 for an XYZZ mixed addition.
+ * A bucket with c <= 2 elements is finished by its level (its item writes the bucket); the
+ * others write their sums to the next level's list, in bucket order, and the next level sees
+ * ceil(c/2) elements there. Levels repeat until no bucket is left (log2 of the largest bucket).
+ *
+ * Per level, on the device: counts (items and outputs per bucket), two exclusive scans (item
+ * and output offsets), a max-scan over bucket markers (the bucket of each item), the plan
+ * (element references and destination of each item) and the batch-affine kernel. The host reads
+ * the two totals (one 8-byte copy and synchronisation per level) to size the launches.
+ *
+ * Windows are taken in groups of g, sized so that a group's first level is about one round of
+ * T threads x B items; memory is thus about T B (2 list elements + 1 prefix product + one
+ * descriptor) whatever n. List elements are affine; infinity (a sum P + (-P)) is marked by an x
+ * whose last word is all ones (no reduced coordinate has it: every modulus is below 2^(32N-1)).
+ * Everything per item is CZK_HD so czk_cuda_msm_tree_host_check runs the same code on the host.
+ */
+#ifndef CZK_CUDA_MSM_TREE_CUH
+#define CZK_CUDA_MSM_TREE_CUH
+
+/* included inside msm_impl.cuh's anonymous namespace */
+namespace tree {
+
+constexpr uint32_t FINAL = 1u << 31; /* destination is a bucket (id in the group) */
+constexpr uint32_t ST_PEND = 1;      /* the item waits for this round's inverse */
+constexpr uint32_t ST_TAN = 2;       /* ... as a doubling (both elements equal) */
+
+/* F elements stored contiguously as uint4 words (Q per element) */
+template <class F> struct elem_array {
+    uint4 *p;
+    static constexpr unsigned Q = sizeof(F) / 16;
+    CZK_HD F ld(size_t e) const
+    {
+        uint32_t w[4 * Q];
+#pragma unroll
+        for (unsigned q = 0; q < Q; q++) {
+            uint4 v = p[e * Q + q];
+            w[4 * q] = v.x;
+            w[4 * q + 1] = v.y;
+            w[4 * q + 2] = v.z;
+            w[4 * q + 3] = v.w;
+        }
+        F r;
+        memcpy(&r, w, sizeof r);
+        return r;
+    }
+    CZK_HD void st(size_t e, const F &v) const
+    {
+        uint32_t w[4 * Q];
+        memcpy(w, &v, sizeof w);
+#pragma unroll
+        for (unsigned q = 0; q < Q; q++)
+            p[e * Q + q] = make_uint4(w[4 * q], w[4 * q + 1], w[4 * q + 2], w[4 * q + 3]);
+    }
+};
+
+template <class F> CZK_HD bool x_is_inf(const F &x)
+{
+    uint32_t w[sizeof(F) / 4];
+    memcpy(w, &x, sizeof w);
+    return w[sizeof(F) / 4 - 1] == 0xffffffffu;
+}
+template <class F> CZK_HD F inf_x()
+{
+    F r;
+    memset(&r, 0xff, sizeof r);
+    return r;
+}
+
+/* level 0: bucket b of the group spans [start[b], end[b]) of the group's sorted list */
+CZK_HD void bounds_one(uint32_t e, const uint32_t *keys, uint32_t len, uint32_t m, uint32_t M, uint32_t *start,
+                       uint32_t *end)
+{
+    uint32_t k = keys[e];
+    if (!k)
+        return;
+    uint32_t w = e / m, o = e - w * m, b = w * M + k - 1;
+    if (o == 0 || keys[e - 1] != k)
+        start[b] = e;
+    if (o + 1 == m || e + 1 == len || keys[e + 1] != k)
+        end[b] = e + 1;
+}
+
+/* items and outputs of bucket b (cnt holds the ends at level 0, the counts after) */
+CZK_HD void counts_one(uint32_t b, const uint32_t *start, uint32_t *cnt, bool from_end, uint32_t *items,
+                       uint32_t *outc)
+{
+    uint32_t c = from_end ? cnt[b] - start[b] : cnt[b];
+    if (from_end)
+        cnt[b] = c;
+    uint32_t i = (c + 1) / 2;
+    items[b] = i;
+    outc[b] = c > 2 ? i : 0;
+}
+
+/* descriptor of item q: element references (level 0: the sorted vals, index | sign << 31;
+ * after: list indices; NONE: no second element), destination (FINAL | bucket, or list index) */
+CZK_HD void plan_one(uint32_t q, const uint32_t *gid, const uint32_t *istart, const uint32_t *start,
+                     const uint32_t *cnt, const uint32_t *ostart, const uint32_t *vals, uint4 *desc)
+{
+    uint32_t b = gid[q], k = q - istart[b], c = cnt[b], e = start[b] + 2 * k;
+    uint4 d;
+    d.x = vals ? vals[e] : e;
+    d.y = 2 * k + 1 < c ? (vals ? vals[e + 1] : e + 1) : NONE;
+    d.z = c <= 2 ? (b | FINAL) : ostart[b] + k;
+    d.w = 0;
+    desc[q] = d;
+}
+
+struct level_args {
+    uint4 *desc;
+    uint32_t items, T, B, rounds; /* item q = (r T + j T ... ): q = r T B + j T + t */
+    uint32_t gbase;               /* bucket id of the group's first bucket */
+    const uint64_t *bases;        /* level 0 */
+    uint4 *in_x, *in_y, *out_x, *out_y, *pre;
+};
+
+/* The work of thread t (t < T) at one level; FIRST: level 0 (elements are signed bases). */
+template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typename G::pt *buckets, uint32_t t)
+{
+    typedef typename G::field F;
+    typedef typename G::pt pt;
+    const elem_array<F> IX = {a.in_x}, IY = {a.in_y}, OX = {a.out_x}, OY = {a.out_y};
+    const lane_array<F> PRE = {a.pre, a.T};
+    auto ex = [&](uint32_t r) -> F {
+        if (FIRST) {
+            F x;
+            x.load(a.bases + (size_t)(r & 0x7fffffffu) * F::N);
+            return x;
+        }
+        return IX.ld(r);
+    };
+    auto ey = [&](uint32_t r) -> F {
+        if (FIRST) {
+            F y;
+            y.load(a.bases + (size_t)(r & 0x7fffffffu) * F::N + F::N / 2);
+            return r >> 31 ? F::neg(y) : y;
+        }
+        return IY.ld(r);
+    };
+    auto put = [&](uint32_t dest, const F &x, const F &y, bool inf) {
+        if (dest & FINAL) {
+            pt p = pt::inf();
+            if (!inf) {
+                p.X = x;
+                p.Y = y;
+                p.ZZ = F::one();
+                p.ZZZ = F::one();
+            }
+            buckets[a.gbase + (dest & ~FINAL)] = p;
+        } else {
+            OX.st(dest, inf ? inf_x<F>() : x);
+            OY.st(dest, y);
+        }
+    };
+    for (uint32_t r = 0; r < a.rounds; r++) {
+        const size_t q0 = (size_t)r * a.T * a.B;
+        F prod = F::one();
+        bool any = false;
+        /* pass 1: the items without an inversion are done at once; the others' denominators
+         * go into the prefix products */
+        for (uint32_t j = 0; j < a.B; j++) {
+            size_t q = q0 + (size_t)j * a.T + t;
+            if (q >= a.items)
+                break;
+            uint4 d = a.desc[q];
+            uint32_t s = 0;
+            F xa = ex(d.x);
+            if (d.y == NONE) {
+                put(d.z, xa, ey(d.x), !FIRST && x_is_inf(xa));
+            } else {
+                F xb = ex(d.y), den;
+                if (!FIRST && x_is_inf(xa)) {
+                    put(d.z, xb, ey(d.y), x_is_inf(xb));
+                } else if (!FIRST && x_is_inf(xb)) {
+                    put(d.z, xa, ey(d.x), false);
+                } else if (!F::eq(xa, xb)) {
+                    den = F::sub(xb, xa);
+                    s = ST_PEND;
+                } else {
+                    F ya = ey(d.x);
+                    if (F::eq(ya, ey(d.y))) { /* P + P: the tangent */
+                        den = F::dbl(ya);
+                        s = ST_PEND | ST_TAN;
+                    } else { /* P + (-P) */
+                        put(d.z, xa, ya, true);
+                    }
+                }
+                if (s) {
+                    PRE.st(j, t, prod);
+                    prod = F::mul(prod, den);
+                    any = true;
+                }
+            }
+            a.desc[q].w = s;
+        }
+        if (!any)
+            continue;
+        /* pass 2: one inversion, then the waiting items, last first */
+        F inv = F::inv(prod);
+        for (uint32_t j = a.B; j-- > 0;) {
+            size_t q = q0 + (size_t)j * a.T + t;
+            if (q >= a.items)
+                continue;
+            uint4 d = a.desc[q];
+            if (!(d.w & ST_PEND))
+                continue;
+            F xa = ex(d.x), ya = ey(d.x), xb = ex(d.y), den, num;
+            if (d.w & ST_TAN) {
+                den = F::dbl(ya);
+                num = F::sqr(xa);
+                num = F::add(F::dbl(num), num);
+            } else {
+                den = F::sub(xb, xa);
+                num = F::sub(ey(d.y), ya);
+            }
+            F lam = F::mul(num, F::mul(inv, PRE.ld(j, t)));
+            inv = F::mul(inv, den);
+            F x3 = F::sub(F::sub(F::sqr(lam), xa), xb);
+            put(d.z, x3, F::sub(F::mul(lam, F::sub(xa, x3)), ya), false);
+        }
+    }
+}
+
+__global__ void bounds_kernel(const uint32_t *keys, uint32_t len, uint32_t m, uint32_t M, uint32_t *start,
+                              uint32_t *end)
+{
+    uint32_t e = blockIdx.x * blockDim.x + threadIdx.x;
+    if (e < len)
+        bounds_one(e, keys, len, m, M, start, end);
+}
+__global__ void counts_kernel(uint32_t nb, const uint32_t *start, uint32_t *cnt, bool from_end, uint32_t *items,
+                              uint32_t *outc)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nb)
+        counts_one(b, start, cnt, from_end, items, outc);
+}
+/* tot = {items, outputs} of the level */
+__global__ void totals_kernel(uint32_t nb, const uint32_t *items, const uint32_t *istart, const uint32_t *outc,
+                              const uint32_t *ostart, uint32_t *tot)
+{
+    tot[0] = istart[nb - 1] + items[nb - 1];
+    tot[1] = ostart[nb - 1] + outc[nb - 1];
+}
+/* marks[istart[b]] = b for the buckets with items (marks zeroed first): a max-scan of marks is
+ * then the bucket of every item */
+__global__ void marks_kernel(uint32_t nb, const uint32_t *items, const uint32_t *istart, uint32_t *marks)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b < nb && items[b])
+        marks[istart[b]] = b;
+}
+struct max_u32 {
+    __host__ __device__ uint32_t operator()(uint32_t x, uint32_t y) const { return x > y ? x : y; }
+};
+__global__ void plan_kernel(uint32_t items, const uint32_t *gid, const uint32_t *istart, const uint32_t *start,
+                            const uint32_t *cnt, const uint32_t *ostart, const uint32_t *vals, uint4 *desc)
+{
+    uint32_t q = blockIdx.x * blockDim.x + threadIdx.x;
+    if (q < items)
+        plan_one(q, gid, istart, start, cnt, ostart, vals, desc);
+}
+
+/* minimum blocks per SM of the level kernel: its threads per SM are BLOCK times this */
+template <class G> constexpr int level_minb()
+{
+    return sizeof(typename G::field) > 48 ? 2 : G::field::N == 12 ? 3 : 4;
+}
+template <class G, bool FIRST>
+__global__ void __launch_bounds__(BLOCK, level_minb<G>()) level_kernel(level_args a, typename G::pt *buckets)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < a.T)
+        level_thread<G, FIRST>(a, buckets, t);
+}
+
+/* Launch shape of a level of `items` items: T threads (at most tmax), B items per thread and
+ * round (at most bmax), rounds. */
+struct shape {
+    uint32_t T, B, rounds;
+};
+inline shape level_shape(uint32_t items, uint32_t tmax, uint32_t bmax)
+{
+    shape s;
+    s.T = items < tmax ? items : tmax;
+    if (s.T == 0)
+        s.T = 1;
+    size_t per = (size_t)s.T * bmax;
+    s.rounds = (uint32_t)((items + per - 1) / per);
+    if (s.rounds == 0)
+        s.rounds = 1;
+    size_t r = (size_t)s.T * s.rounds;
+    s.B = (uint32_t)((items + r - 1) / r);
+    if (s.B == 0)
+        s.B = 1;
+    return s;
+}
+
+/* Windows per group for m points per window: the group's first level holds about T bmax items */
+inline unsigned group_windows(size_t m, unsigned W, size_t tmax, size_t bmax)
+{
+    size_t g = 2 * tmax * bmax / (m ? m : 1);
+    return g < 1 ? 1 : g > W ? W : (unsigned)g;
+}
+
+/* Sizes (elements) that bound every group and level for any m' <= m at this W and M: e0 the
+ * group's sorted entries, e1 the first list and the items of a level, e2 the second list. */
+struct sizes {
+    size_t e0, e1, e2, nb;
+};
+inline sizes bound_sizes(size_t m, unsigned W, size_t M, size_t tmax, size_t bmax)
+{
+    sizes s;
+    size_t a = m > 2 * tmax * bmax ? m : 2 * tmax * bmax, b = (size_t)W * m;
+    s.e0 = a < b ? a : b;
+    s.nb = (size_t)W * M;
+    s.e1 = (s.e0 + s.nb) / 2 + 1;
+    s.e2 = (s.e1 + s.nb) / 2 + 1;
+    return s;
+}
+
+} /* namespace tree */
+
+#endif /* CZK_CUDA_MSM_TREE_CUH */
