@@ -744,7 +744,9 @@ const ba_tuning &tuning()
 /* Sorted entries from which "auto" is batch-affine, G2 only. Measured on the H200 at 2^24
  * (docs/GPU_RUNS.md, 2026-12-03): BLS12-381 G2 740 ms against XYZZ's 1007; but G1 slower
  * (BLS12-381 207 / 188 with 512 threads per SM, against 163; BN254 101 against 74), its lane
- * state traffic outweighing the multiplications saved, so G1 stays XYZZ. */
+ * state traffic outweighing the multiplications saved, so G1 stays XYZZ. The tree (2026-12-03,
+ * same machine): BLS12-381 G2 607.6 ms against the lanes' 748.4, so G2 is the tree; G1 tree 187.9
+ * (165.1 at B = 1024) against XYZZ 163.0, BN254 82.6 against 73.7: G1 stays XYZZ. */
 constexpr size_t BA_MIN_TOTAL = (size_t)1 << 24;
 constexpr uint32_t BA_MIN_STEPS = 4;
 
@@ -753,7 +755,7 @@ constexpr uint32_t BA_MIN_STEPS = 4;
 unsigned acc_for(size_t total, bool g2)
 {
     unsigned k = forced_acc ? forced_acc : tuning().acc;
-    return k ? k : g2 && total >= BA_MIN_TOTAL ? CZK_MSM_ACC_AFFINE : CZK_MSM_ACC_XYZZ;
+    return k ? k : g2 && total >= BA_MIN_TOTAL ? CZK_MSM_ACC_TREE : CZK_MSM_ACC_XYZZ;
 }
 
 struct ba_plan {
