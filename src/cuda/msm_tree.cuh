@@ -33,34 +33,9 @@ constexpr uint32_t FINAL = 1u << 31; /* destination is a bucket (id in the group
 constexpr uint32_t ST_PEND = 1;      /* the item waits for this round's inverse */
 constexpr uint32_t ST_TAN = 2;       /* ... as a doubling (both elements equal) */
 
-/* F elements stored contiguously as uint4 words (Q per element) */
-template <class F> struct elem_array {
-    uint4 *p;
-    static constexpr unsigned Q = sizeof(F) / 16;
-    CZK_HD F ld(size_t e) const
-    {
-        uint32_t w[4 * Q];
-#pragma unroll
-        for (unsigned q = 0; q < Q; q++) {
-            uint4 v = p[e * Q + q];
-            w[4 * q] = v.x;
-            w[4 * q + 1] = v.y;
-            w[4 * q + 2] = v.z;
-            w[4 * q + 3] = v.w;
-        }
-        F r;
-        memcpy(&r, w, sizeof r);
-        return r;
-    }
-    CZK_HD void st(size_t e, const F &v) const
-    {
-        uint32_t w[4 * Q];
-        memcpy(w, &v, sizeof w);
-#pragma unroll
-        for (unsigned q = 0; q < Q; q++)
-            p[e * Q + q] = make_uint4(w[4 * q], w[4 * q + 1], w[4 * q + 2], w[4 * q + 3]);
-    }
-};
+/* List elements are stored contiguously, Q uint4 words each: a lane_array of one thread
+ * (element e at words e Q + q) */
+template <class F> CZK_HD lane_array<F> elem_array(uint4 *p) { return lane_array<F>{p, 1}; }
 
 template <class F> CZK_HD bool x_is_inf(const F &x)
 {
@@ -128,7 +103,8 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
 {
     typedef typename G::field F;
     typedef typename G::pt pt;
-    const elem_array<F> IX = {a.in_x}, IY = {a.in_y}, OX = {a.out_x}, OY = {a.out_y};
+    const lane_array<F> IX = elem_array<F>(a.in_x), IY = elem_array<F>(a.in_y), OX = elem_array<F>(a.out_x),
+                       OY = elem_array<F>(a.out_y);
     const lane_array<F> PRE = {a.pre, a.T};
     auto ex = [&](uint32_t r) -> F {
         if (FIRST) {
@@ -136,7 +112,7 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
             x.load(a.bases + (size_t)(r & 0x7fffffffu) * F::N);
             return x;
         }
-        return IX.ld(r);
+        return IX.ld(r, 0);
     };
     auto ey = [&](uint32_t r) -> F {
         if (FIRST) {
@@ -144,7 +120,7 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
             y.load(a.bases + (size_t)(r & 0x7fffffffu) * F::N + F::N / 2);
             return r >> 31 ? F::neg(y) : y;
         }
-        return IY.ld(r);
+        return IY.ld(r, 0);
     };
     auto put = [&](uint32_t dest, const F &x, const F &y, bool inf) {
         if (dest & FINAL) {
@@ -157,8 +133,8 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
             }
             buckets[a.gbase + (dest & ~FINAL)] = p;
         } else {
-            OX.st(dest, inf ? inf_x<F>() : x);
-            OY.st(dest, y);
+            OX.st(dest, 0, inf ? inf_x<F>() : x);
+            OY.st(dest, 0, y);
         }
     };
     for (uint32_t r = 0; r < a.rounds; r++) {

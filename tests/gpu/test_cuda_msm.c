@@ -10,6 +10,7 @@
  * random scalars, 0/1 mixes, duplicate and infinity bases; output poisoned first.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -461,41 +462,43 @@ static void msm_group(const struct group_info *g)
  * level), P/-P pairs with equal scalars (infinite sums in the lists), long runs of few buckets
  * (heads and tails across lanes, deep trees), with small lane, step, thread and batch counts and
  * window groups of 1 to all windows. */
-static void affine_host_case(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
-                             unsigned c, unsigned lanes, unsigned steps, const char *what)
+/* the host-run result `got` (status st) against the CPU MSM, compared in affine form */
+static void check_host_result(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
+                              enum czk_status st, const uint8_t *got, const char *err, const char *what,
+                              const char *params)
 {
-    uint8_t got[512], want[512], ga[256], wa[256];
-    char err[256] = "";
-    memset(got, 0xa5, sizeof got);
-    memset(want, 0x5a, sizeof want);
-    enum czk_status st = czk_cuda_msm_affine_host_check(g->curve, bases, sc, n, c, lanes, steps, got, err, sizeof err);
+    uint8_t want[512], ga[256], wa[256];
     if (st != CZK_OK)
         fail_msg("%s %s: %s (%s)", g->name, what, czk_status_str(st), err);
+    memset(want, 0x5a, sizeof want);
     assert_int_equal(czk_cpu_msm(g->curve, g->group, bases, sc, n, want, host_threads()), CZK_OK);
     g->to_affine(ga, got);
     g->to_affine(wa, want);
     if (memcmp(ga, wa, g->aff_bytes) != 0)
-        fail_msg("%s %s n=%zu c=%u lanes=%u steps=%u: host batch-affine MSM differs from the CPU", g->name, what,
-                 n, c, lanes, steps);
+        fail_msg("%s %s n=%zu %s: host MSM differs from the CPU", g->name, what, n, params);
+}
+
+static void affine_host_case(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
+                             unsigned c, unsigned lanes, unsigned steps, const char *what)
+{
+    uint8_t got[512];
+    char err[256] = "", params[96];
+    memset(got, 0xa5, sizeof got);
+    enum czk_status st = czk_cuda_msm_affine_host_check(g->curve, bases, sc, n, c, lanes, steps, got, err, sizeof err);
+    snprintf(params, sizeof params, "batch-affine lanes: c=%u lanes=%u steps=%u", c, lanes, steps);
+    check_host_result(g, bases, sc, n, st, got, err, what, params);
 }
 
 static void tree_host_case(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
                            unsigned c, unsigned group, unsigned threads, unsigned batch, const char *what)
 {
-    uint8_t got[512], want[512], ga[256], wa[256];
-    char err[256] = "";
+    uint8_t got[512];
+    char err[256] = "", params[96];
     memset(got, 0xa5, sizeof got);
-    memset(want, 0x5a, sizeof want);
     enum czk_status st =
         czk_cuda_msm_tree_host_check(g->curve, bases, sc, n, c, group, threads, batch, got, err, sizeof err);
-    if (st != CZK_OK)
-        fail_msg("%s %s: %s (%s)", g->name, what, czk_status_str(st), err);
-    assert_int_equal(czk_cpu_msm(g->curve, g->group, bases, sc, n, want, host_threads()), CZK_OK);
-    g->to_affine(ga, got);
-    g->to_affine(wa, want);
-    if (memcmp(ga, wa, g->aff_bytes) != 0)
-        fail_msg("%s %s n=%zu c=%u group=%u threads=%u batch=%u: host tree MSM differs from the CPU", g->name,
-                 what, n, c, group, threads, batch);
+    snprintf(params, sizeof params, "tree: c=%u group=%u threads=%u batch=%u", c, group, threads, batch);
+    check_host_result(g, bases, sc, n, st, got, err, what, params);
 }
 
 /* both batch-affine accumulations on one input: lanes (c, lanes, steps), tree (c, windows per
