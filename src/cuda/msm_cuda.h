@@ -93,13 +93,17 @@ enum czk_status czk_cuda_msm_running(enum czk_groth16_curve curve, unsigned grou
 /* Force the window size of later calls on the calling thread (0 = automatic); for tests. */
 void czk_cuda_msm_force_window(unsigned c);
 /* Force the accumulation (CZK_MSM_ACC_*, 0 = automatic: CZK_MSM_ACC from the environment, else
- * batch-affine for large G2 inputs, XYZZ otherwise) of later calls on the calling thread; for
+ * the tree for large G2 inputs, XYZZ otherwise) of later calls on the calling thread; for
  * tests and benches. */
 void czk_cuda_msm_force_accumulation(unsigned kind);
 /* Test hook, no GPU needed: the G1 MSM of n points through the batch-affine accumulation code
  * run on the host (lanes per thread, steps per lane as given; window width c), with plain
  * partial merging, reduction and combination; out as czk_cuda_msm's. Every scalar must be > 1
  * and < r and every base finite. */
+enum czk_status czk_cuda_msm_affine_host_check(enum czk_groth16_curve curve, const void *bases,
+                                               const uint64_t (*scalars)[4], size_t n, unsigned c,
+                                               unsigned lanes, unsigned steps, void *out, char *err,
+                                               size_t errlen);
 /* Test hook, no GPU needed: as czk_cuda_msm_affine_host_check through the tree accumulation
  * (level code run on the host with `threads` threads of at most `batch` items each, windows in
  * groups of `group` windows). */
@@ -107,10 +111,6 @@ enum czk_status czk_cuda_msm_tree_host_check(enum czk_groth16_curve curve, const
                                              const uint64_t (*scalars)[4], size_t n, unsigned c,
                                              unsigned group, unsigned threads, unsigned batch, void *out,
                                              char *err, size_t errlen);
-enum czk_status czk_cuda_msm_affine_host_check(enum czk_groth16_curve curve, const void *bases,
-                                               const uint64_t (*scalars)[4], size_t n, unsigned c,
-                                               unsigned lanes, unsigned steps, void *out, char *err,
-                                               size_t errlen);
 
 #ifdef __cplusplus
 }
