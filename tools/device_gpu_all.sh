@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 #
-# The CUDA backend's run on the GPU machine: the MSM benchmarks with the bucket accumulations
-# side by side (tree, XYZZ, batch-affine lanes) and a tree tuning sweep, the edge-case suite
-# under every accumulation (MODE bench or all), then the gpu-labelled large-size and backend-ops
-# suites with the tree forced (SUITE_ACC overrides) and the CUDA prove test (MODE suites or all). Binaries come in DIR (or
+# The CUDA backend's run on the GPU machine: the MSM benchmarks under the automatic plan with
+# XYZZ beside it, the edge-case suite under every accumulation (MODE bench or all), then the
+# gpu-labelled large-size and backend-ops suites under the automatic plan (SUITE_ACC=xyzz|affine|tree
+# forces one) and the CUDA prove test (MODE suites or all); MODE sweep: the tree's B sweep. Binaries come in DIR (or
 # DIR.tar.xz, unpacked first: the device call carries at most 64 MiB): czk, test_backend_ops,
 # test_cuda_msm, test_backend_msm_large, libcmocka.so.0, libjansson.so.4. Logs in $OUT; a
 # short table last.
@@ -27,22 +27,24 @@ STEP_PATTERN='PASSED|FAILED|passed|skipped|^bench: (msm|field) '
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 MSM="$B/czk bench msm --backend cuda"
 MODE="${2:-all}"
-benches="bls_g1_24_t bls_g1_24_x bn_g1_24_t bn_g1_24_x bls_g2_24_t bls_g2_24_a bn_g2_24_t bls_g1_26_t"
+benches="bls_g1_24 bls_g1_24_x bls_g1_22 bls_g1_22_x bn_g1_24 bn_g1_24_x bls_g2_24 bn_g2_24 bls_g1_26 bls_g1_26_x"
 if [ "$MODE" = sweep ]; then # the tree's tuning sweep alone, and the edge cases under MSM_SMALL_ENV
-    step bls_g1_24_t 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --acc tree
+    step bls_g1_24 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --acc tree
     step bls_g1_24_x 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --acc xyzz
 fi
-if [ "$MODE" != suites ] && [ "$MODE" != sweep ]; then
-    step bls_g1_24_t 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --acc tree --compare-cpu
+if [ "$MODE" != suites ] && [ "$MODE" != sweep ]; then # the automatic plan, and XYZZ beside it
+    step bls_g1_24 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --compare-cpu
     step bls_g1_24_x 40 $MSM --curve bls12_381 --group 1 --log-n 24 --reps 5 --acc xyzz
-    step bn_g1_24_t 40 $MSM --curve bn254 --group 1 --log-n 24 --reps 5 --acc tree --compare-cpu
+    step bls_g1_22 40 $MSM --curve bls12_381 --group 1 --log-n 22 --reps 5
+    step bls_g1_22_x 40 $MSM --curve bls12_381 --group 1 --log-n 22 --reps 5 --acc xyzz
+    step bn_g1_24 40 $MSM --curve bn254 --group 1 --log-n 24 --reps 5 --compare-cpu
     step bn_g1_24_x 40 $MSM --curve bn254 --group 1 --log-n 24 --reps 5 --acc xyzz
-    step bls_g2_24_t 90 $MSM --curve bls12_381 --group 2 --log-n 24 --reps 3 --acc tree
-    step bls_g2_24_a 90 $MSM --curve bls12_381 --group 2 --log-n 24 --reps 3 --acc affine
-    step bn_g2_24_t 60 $MSM --curve bn254 --group 2 --log-n 24 --reps 3 --acc tree
-    step bls_g1_26_t 60 $MSM --curve bls12_381 --group 1 --log-n 26 --reps 3 --acc tree
+    step bls_g2_24 90 $MSM --curve bls12_381 --group 2 --log-n 24 --reps 3
+    step bn_g2_24 60 $MSM --curve bn254 --group 2 --log-n 24 --reps 3
+    step bls_g1_26 60 $MSM --curve bls12_381 --group 1 --log-n 26 --reps 3
+    step bls_g1_26_x 60 $MSM --curve bls12_381 --group 1 --log-n 26 --reps 3 --acc xyzz
 fi
-if [ "$MODE" != suites ]; then
+if [ "$MODE" = sweep ]; then
     for v in "B=1024" "B=2048" "B=4096" "TPS=256"; do
         t="${v// CZK_MSM_TREE_/_}"
         step "bls24_${t//=/}" 40 env CZK_MSM_TREE_$v $MSM --curve bls12_381 --group 1 --log-n 24 --reps 3 --acc tree
@@ -51,11 +53,13 @@ if [ "$MODE" != suites ]; then
         t="${v// CZK_MSM_TREE_/_}"
         step "g2_24_${t//=/}" 90 env CZK_MSM_TREE_$v $MSM --curve bls12_381 --group 2 --log-n 24 --reps 3 --acc tree
     done
+fi
+if [ "$MODE" != suites ]; then
     step msm_small 300 env ${MSM_SMALL_ENV:-} "$B/test_cuda_msm"
 fi
 if [ "$MODE" = all ] || [ "$MODE" = suites ]; then
-    step msm_large 150 env CZK_MSM_ACC="${SUITE_ACC:-tree}" "$B/test_backend_msm_large"
-    step backend_ops 200 env CZK_MSM_ACC="${SUITE_ACC:-tree}" "$B/test_backend_ops"
+    step msm_large 150 env ${SUITE_ACC:+CZK_MSM_ACC=$SUITE_ACC} "$B/test_backend_msm_large"
+    step backend_ops 200 env ${SUITE_ACC:+CZK_MSM_ACC=$SUITE_ACC} "$B/test_backend_ops"
     step prove_cuda 60 bash tests/cli/test_prove_cuda_cli.sh "$B/czk"
 fi
 echo "==== details"

@@ -256,7 +256,7 @@ int czk_bench_msm(int argc, char **argv)
             goto done;
         }
         czk_cuda_msm_last_stats(&stt);
-        scratch = czk_cuda_msm_scratch_bytes(o.curve, o.group, n);
+        scratch = stt.scratch;
 #endif
     } else {
         hb = malloc(n * hg.aff_bytes);

@@ -486,6 +486,33 @@ static enum czk_status be_to_canonical(czk_backend_t be, enum czk_groth16_curve 
     return czk_cuda_to_canonical_run(czk_cuda_ctx_of(be), curve, data->ptr, n);
 }
 
+/* Scratch an MSM may take beyond its least plan (a larger scratch runs a faster plan, see
+ * czk_cuda_msm_scratch_fit): CZK_CUDA_MSM_SCRATCH_MB MiB (0: the least plan only), by default half
+ * of the device's memory (every plan measured fits: BLS12-381 G1 2^26 takes 55 GB of an H200's 141
+ * at B = 4096); never more than the free memory less 1/16 of the device (left
+ * to the device's other worker and the runtime). An invalid value is reported once and ignored. */
+static long long g_msm_cap_mb = -1; /* -1: the default */
+static void msm_cap_from_env(void)
+{
+    const char *v = getenv("CZK_CUDA_MSM_SCRATCH_MB");
+    if (!v || !*v)
+        return;
+    char *end = NULL;
+    long long x = strtoll(v, &end, 10);
+    if (*end || x < 0 || x > (1LL << 40))
+        czk_log(CZK_LOG_WARN, "cuda", "CZK_CUDA_MSM_SCRATCH_MB=%s is not a number of MiB in 0..2^40; ignored", v);
+    else
+        g_msm_cap_mb = x;
+}
+static size_t msm_scratch_avail(size_t fr, size_t total)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, msm_cap_from_env);
+    size_t cap = g_msm_cap_mb >= 0 ? (size_t)g_msm_cap_mb << 20 : total / 2, keep = total / 16;
+    size_t room = fr > keep ? fr - keep : 0;
+    return cap < room ? cap : room;
+}
+
 static enum czk_status be_msm(czk_backend_t be, enum czk_groth16_curve curve, unsigned group,
                               czk_buf_t bases, czk_buf_t scalars, size_t scalar_off, size_t n,
                               void *out)
@@ -494,16 +521,22 @@ static enum czk_status be_msm(czk_backend_t be, enum czk_groth16_curve curve, un
     enum czk_status st = czk_cuda_enter(x);
     if (st != CZK_OK)
         return st;
-    size_t need = czk_cuda_msm_scratch_bytes(curve, group, n);
-    if (need == 0)
+    size_t least = czk_cuda_msm_scratch_bytes(curve, group, n), fr = 0, total = 0;
+    if (least == 0)
         return czk_errf(CZK_ERR_INVALID_ARG, x->err, sizeof x->err,
                         "%s: msm: bad curve %d or group %u", x->d->name, (int)curve, group);
+    CZK_CUDA_TRY(cudaMemGetInfo(&fr, &total), x->err, sizeof x->err);
+    size_t need = czk_cuda_msm_scratch_fit(curve, group, n, msm_scratch_avail(fr, total));
     void *scratch = NULL;
     st = czk_cuda_dev_alloc(x->d, need, &scratch, x->err, sizeof x->err);
+    if (st == CZK_ERR_DEVICE && need > least) { /* memory taken since the query: the least plan */
+        need = least;
+        st = czk_cuda_dev_alloc(x->d, need, &scratch, x->err, sizeof x->err);
+    }
     if (st != CZK_OK)
         return st;
     st = czk_cuda_msm(x->stream, curve, group, bases->ptr, (const uint8_t *)scalars->ptr + scalar_off * 32,
-                      n, out, scratch, x->err, sizeof x->err);
+                      n, out, scratch, need, x->err, sizeof x->err);
     if (st == CZK_ERR_DEVICE_LOST)
         czk_cuda_mark_lost(x->d->ordinal);
     czk_cuda_dev_free(x->d, scratch);

@@ -15,26 +15,27 @@ thread_local unsigned forced_acc = 0;
 thread_local struct czk_cuda_msm_stats last_stats;
 } /* namespace czk_msm_state */
 
-/* msm_g2.cu */
-enum czk_status czk_msm_g2_run(enum czk_groth16_curve curve, cudaStream_t stream, const uint64_t *bases,
-                               const uint64_t *scalars, size_t n, uint64_t *host_out, void *d_scratch,
-                               char *err, size_t errlen);
-size_t czk_msm_g2_scratch(enum czk_groth16_curve curve, size_t n);
-
-extern "C" size_t czk_cuda_msm_scratch_bytes(enum czk_groth16_curve curve, unsigned group, size_t n)
+extern "C" size_t czk_cuda_msm_scratch_fit(enum czk_groth16_curve curve, unsigned group, size_t n, size_t avail)
 {
     if (n == 0)
         n = 1;
     if (curve == CZK_GROTH16_CURVE_BN254)
-        return group == 1 ? scratch_for<g1_bn254_t>(n) : group == 2 ? czk_msm_g2_scratch(curve, n) : 0;
+        return group == 1 ? scratch_for<g1_bn254_t>(n, avail) : group == 2 ? czk_msm_g2_scratch(curve, n, avail) : 0;
     if (curve == CZK_GROTH16_CURVE_BLS12_381)
-        return group == 1 ? scratch_for<g1_bls12_381_t>(n) : group == 2 ? czk_msm_g2_scratch(curve, n) : 0;
+        return group == 1   ? scratch_for<g1_bls12_381_t>(n, avail)
+               : group == 2 ? czk_msm_g2_scratch(curve, n, avail)
+                            : 0;
     return 0;
+}
+
+extern "C" size_t czk_cuda_msm_scratch_bytes(enum czk_groth16_curve curve, unsigned group, size_t n)
+{
+    return czk_cuda_msm_scratch_fit(curve, group, n, 0);
 }
 
 extern "C" enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, unsigned group,
                                         const void *d_bases, const void *d_scalars, size_t n, void *out,
-                                        void *d_scratch, char *err, size_t errlen)
+                                        void *d_scratch, size_t scratch_bytes, char *err, size_t errlen)
 {
     const uint64_t *b = (const uint64_t *)d_bases, *s = (const uint64_t *)d_scalars;
     uint64_t *o = (uint64_t *)out;
@@ -42,14 +43,14 @@ extern "C" enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_cu
         return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: NULL argument");
     if (curve == CZK_GROTH16_CURVE_BN254) {
         if (group == 1)
-            return msm_impl<g1_bn254_t>(stream, b, s, n, o, d_scratch, err, errlen);
+            return msm_impl<g1_bn254_t>(stream, b, s, n, o, d_scratch, scratch_bytes, err, errlen);
         if (group == 2)
-            return czk_msm_g2_run(curve, stream, b, s, n, o, d_scratch, err, errlen);
+            return czk_msm_g2_run(curve, stream, b, s, n, o, d_scratch, scratch_bytes, err, errlen);
     } else if (curve == CZK_GROTH16_CURVE_BLS12_381) {
         if (group == 1)
-            return msm_impl<g1_bls12_381_t>(stream, b, s, n, o, d_scratch, err, errlen);
+            return msm_impl<g1_bls12_381_t>(stream, b, s, n, o, d_scratch, scratch_bytes, err, errlen);
         if (group == 2)
-            return czk_msm_g2_run(curve, stream, b, s, n, o, d_scratch, err, errlen);
+            return czk_msm_g2_run(curve, stream, b, s, n, o, d_scratch, scratch_bytes, err, errlen);
     }
     return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: bad curve %d or group %u", (int)curve, group);
 }
@@ -311,7 +312,9 @@ enum czk_status run_timed(enum czk_groth16_curve curve, unsigned group, const vo
     cudaEvent_t e0 = nullptr, e1 = nullptr;
     void *d_scal = nullptr, *scratch = nullptr;
     double *times = (double *)calloc(reps ? reps : 1, sizeof(double));
-    size_t sb = czk_cuda_msm_scratch_bytes(curve, group, n);
+    /* the fastest plan that fits beside the scalars */
+    size_t avail = free_for_scratch(), sb;
+    sb = czk_cuda_msm_scratch_fit(curve, group, n, avail > n * 32 ? avail - n * 32 : 0);
     if (!times)
         return czk_errf(CZK_ERR_NOMEM, err, errlen, "cuda msm: out of host memory");
     if (reps == 0)
@@ -338,7 +341,7 @@ enum czk_status run_timed(enum czk_groth16_curve curve, unsigned group, const vo
     for (unsigned r = 0; r < reps; r++) {
         float ms = 0;
         CZK_CU_CHECK(cudaEventRecord(e0, stream));
-        st = czk_cuda_msm(stream, curve, group, d_bases, d_scal, n, out, scratch, err, errlen);
+        st = czk_cuda_msm(stream, curve, group, d_bases, d_scal, n, out, scratch, sb, err, errlen);
         if (st != CZK_OK)
             goto out;
         CZK_CU_CHECK(cudaEventRecord(e1, stream));

@@ -32,23 +32,30 @@ typedef struct CUstream_st *cudaStream_t;
 extern "C" {
 #endif
 
-/* Device scratch bytes czk_cuda_msm needs for n points of `group` (1 or 2) on `curve` on the
- * current device (0 for an unknown curve or group). */
+/* Device scratch bytes that czk_cuda_msm needs at least for n points of `group` (1 or 2) on
+ * `curve` on the current device, under its slowest plan (0 for an unknown curve or group). */
 size_t czk_cuda_msm_scratch_bytes(enum czk_groth16_curve curve, unsigned group, size_t n);
+/* The scratch of the fastest plan whose scratch is at most `avail` bytes (a larger scratch lets
+ * the tree accumulation take more items per inversion, and G1 take the tree at all); the least
+ * (czk_cuda_msm_scratch_bytes) when none fits. */
+size_t czk_cuda_msm_scratch_fit(enum czk_groth16_curve curve, unsigned group, size_t n, size_t avail);
 
 /*
  * out = sum scalars[i]·bases[i]; bases: n affine points on the device (zkey layout, infinity =
  * zeros); scalars: n canonical Fr elements (4 LE u64) on the device; out: host pointer to the
  * curve's Jacobian struct (struct czk_g1_bn254 ... of czk_ec.h; infinity as (1, 1, 0)). Runs on
- * `stream` of the current device and returns when the result is on the host; scratch: device
- * memory of czk_cuda_msm_scratch_bytes (or NULL: allocated with cudaMallocAsync on the stream and
- * freed). Every CUDA call checked: on error returns CZK_ERR_DEVICE (or CZK_ERR_DEVICE_LOST for
- * sticky errors) with "call at file:line: message" in err; out is written on success only.
+ * `stream` of the current device and returns when the result is on the host. d_scratch: device
+ * memory of scratch_bytes bytes, at least czk_cuda_msm_scratch_bytes; the call runs the fastest
+ * plan that fits in it (czk_cuda_msm_scratch_fit); a smaller one is CZK_ERR_INVALID_ARG.
+ * d_scratch NULL: the call sizes a scratch from the free device memory (less a reserve), takes it
+ * with cudaMallocAsync on the stream and frees it. Every CUDA call checked: on error returns
+ * CZK_ERR_DEVICE (or CZK_ERR_DEVICE_LOST for sticky errors) with "call at file:line: message" in
+ * err; out is written on success only.
  * n < 2^31. Scalars must be < r (larger values are taken as 256-bit integers).
  */
 enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, unsigned group,
                              const void *d_bases, const void *d_scalars, size_t n, void *out,
-                             void *d_scratch, char *err, size_t errlen);
+                             void *d_scratch, size_t scratch_bytes, char *err, size_t errlen);
 
 /* Plan of one call (for benches and tests): window bits, windows, points per accumulation
  * chunk, and the counts of the last call on this thread (general points, points with scalar 1);
@@ -65,6 +72,7 @@ struct czk_cuda_msm_stats {
     unsigned acc;   /* CZK_MSM_ACC_* of the first accumulation pass */
     unsigned lanes; /* affine: lanes per thread (chunk: entries per lane); tree: windows per group */
     size_t n_general, n_ones;
+    size_t scratch; /* bytes of scratch the call had (given, or allocated for itself) */
     float stage_ms[CZK_MSM_STAGES];
 };
 /* Stats of the last czk_cuda_msm on the calling thread. */
@@ -93,8 +101,8 @@ enum czk_status czk_cuda_msm_running(enum czk_groth16_curve curve, unsigned grou
 /* Force the window size of later calls on the calling thread (0 = automatic); for tests. */
 void czk_cuda_msm_force_window(unsigned c);
 /* Force the accumulation (CZK_MSM_ACC_*, 0 = automatic: CZK_MSM_ACC from the environment, else
- * the tree for large G2 inputs, XYZZ otherwise) of later calls on the calling thread; for
- * tests and benches. */
+ * from 2^24 sorted entries the tree, at the largest B the scratch holds (G1: only B >= 2048, else
+ * XYZZ), XYZZ below) of later calls on the calling thread; for tests and benches. */
 void czk_cuda_msm_force_accumulation(unsigned kind);
 /* Test hook, no GPU needed: the G1 MSM of n points through the batch-affine accumulation code
  * run on the host (lanes per thread, steps per lane as given; window width c), with plain

@@ -11,32 +11,22 @@
 
 enum czk_status czk_msm_g2_run(enum czk_groth16_curve curve, cudaStream_t stream, const uint64_t *bases,
                                const uint64_t *scalars, size_t n, uint64_t *host_out, void *d_scratch,
-                               char *err, size_t errlen);
-size_t czk_msm_g2_scratch(enum czk_groth16_curve curve, size_t n);
-/* msm_g2_bls12_381.cu */
-enum czk_status czk_msm_g2_bls12_381_run(cudaStream_t stream, const uint64_t *bases,
-                                         const uint64_t *scalars, size_t n, uint64_t *host_out,
-                                         void *d_scratch, char *err, size_t errlen);
-size_t czk_msm_g2_bls12_381_scratch(size_t n);
-
-enum czk_status czk_msm_g2_run(enum czk_groth16_curve curve, cudaStream_t stream, const uint64_t *bases,
-                               const uint64_t *scalars, size_t n, uint64_t *host_out, void *d_scratch,
-                               char *err, size_t errlen)
+                               size_t scratch_bytes, char *err, size_t errlen)
 {
     if (curve == CZK_GROTH16_CURVE_BN254)
-        return msm_impl<g2_bn254_t>(stream, bases, scalars, n, host_out, d_scratch, err, errlen);
+        return msm_impl<g2_bn254_t>(stream, bases, scalars, n, host_out, d_scratch, scratch_bytes, err, errlen);
     if (curve == CZK_GROTH16_CURVE_BLS12_381)
-        return czk_msm_g2_bls12_381_run(stream, bases, scalars, n, host_out, d_scratch, err,
+        return czk_msm_g2_bls12_381_run(stream, bases, scalars, n, host_out, d_scratch, scratch_bytes, err,
                                         errlen);
     return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: bad curve %d", (int)curve);
 }
 
-size_t czk_msm_g2_scratch(enum czk_groth16_curve curve, size_t n)
+size_t czk_msm_g2_scratch(enum czk_groth16_curve curve, size_t n, size_t avail)
 {
     if (curve == CZK_GROTH16_CURVE_BN254)
-        return scratch_for<g2_bn254_t>(n);
+        return scratch_for<g2_bn254_t>(n, avail);
     if (curve == CZK_GROTH16_CURVE_BLS12_381)
-        return czk_msm_g2_bls12_381_scratch(n);
+        return czk_msm_g2_bls12_381_scratch(n, avail);
     return 0;
 }
 

@@ -8,16 +8,11 @@
  */
 #include "cuda/msm_impl.cuh"
 
-enum czk_status czk_msm_g2_bls12_381_run(cudaStream_t stream, const uint64_t *bases,
-                                         const uint64_t *scalars, size_t n, uint64_t *host_out,
-                                         void *d_scratch, char *err, size_t errlen);
-size_t czk_msm_g2_bls12_381_scratch(size_t n);
-
-enum czk_status czk_msm_g2_bls12_381_run(cudaStream_t stream, const uint64_t *bases,
-                                         const uint64_t *scalars, size_t n, uint64_t *host_out,
-                                         void *d_scratch, char *err, size_t errlen)
+enum czk_status czk_msm_g2_bls12_381_run(cudaStream_t stream, const uint64_t *bases, const uint64_t *scalars,
+                                         size_t n, uint64_t *host_out, void *d_scratch, size_t scratch_bytes,
+                                         char *err, size_t errlen)
 {
-    return msm_impl<g2_bls12_381_t>(stream, bases, scalars, n, host_out, d_scratch, err, errlen);
+    return msm_impl<g2_bls12_381_t>(stream, bases, scalars, n, host_out, d_scratch, scratch_bytes, err, errlen);
 }
 
-size_t czk_msm_g2_bls12_381_scratch(size_t n) { return scratch_for<g2_bls12_381_t>(n); }
+size_t czk_msm_g2_bls12_381_scratch(size_t n, size_t avail) { return scratch_for<g2_bls12_381_t>(n, avail); }

@@ -15,9 +15,9 @@
  *     bucket, written directly; a run that crosses a chunk boundary leaves a partial sum at the
  *     chunk's head or tail. The partials (compacted, still sorted) go through the same kernel
  *     again, until a pass has a single chunk; every bucket is written exactly once.
- *  5. reduce: per window, bucket segments of `seg` buckets: thread s computes
- *     V_s = sum_j j B_{s seg + j} + (seg s + 1) sum_j B_{s seg + j} (running sums + one small
- *     scalar multiplication), so that sum_b (b + 1) B_b = sum_s V_s; then a block sum per window.
+ *  5. reduce: per window, sum_b (b + 1) B_b in levels (reduce_level): a level's threads take
+ *     segments of `seg` entries and leave their running sums; the sums of the segments become
+ *     the next level's entries (their weights seg times larger), until one segment per window.
  *  6. combine: Horner over the windows (c doublings each) plus the sum of the scalar-1 points,
  *     converted to Jacobian on the device and copied to the host.
  * Step 4's first pass is XYZZ (accumulate_first: one point at a time per thread, 8M + 2S per
@@ -52,6 +52,17 @@ extern thread_local unsigned forced_c;
 extern thread_local unsigned forced_acc;
 extern thread_local struct czk_cuda_msm_stats last_stats;
 } /* namespace czk_msm_state */
+
+/* The G2 instantiations, each in its own translation unit (msm_g2.cu, msm_g2_bls12_381.cu), as
+ * czk_cuda_msm and czk_cuda_msm_scratch_fit of msm_cuda.h take them. */
+enum czk_status czk_msm_g2_run(enum czk_groth16_curve curve, cudaStream_t stream, const uint64_t *bases,
+                               const uint64_t *scalars, size_t n, uint64_t *host_out, void *d_scratch,
+                               size_t scratch_bytes, char *err, size_t errlen);
+size_t czk_msm_g2_scratch(enum czk_groth16_curve curve, size_t n, size_t avail);
+enum czk_status czk_msm_g2_bls12_381_run(cudaStream_t stream, const uint64_t *bases, const uint64_t *scalars,
+                                         size_t n, uint64_t *host_out, void *d_scratch, size_t scratch_bytes,
+                                         char *err, size_t errlen);
+size_t czk_msm_g2_bls12_381_scratch(size_t n, size_t avail);
 
 namespace {
 using czk_msm_state::forced_acc;
@@ -174,6 +185,8 @@ __global__ void __launch_bounds__(BLOCK) ones_kernel(const uint64_t *bases, cons
                                                      unsigned long long *count)
 {
     typedef typename G::pt pt;
+    /* the inline addition: values live across an out-of-line call in this loop spill (ptxas,
+     * BN254 G1) */
     pt acc = pt::inf();
     unsigned cnt = 0;
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
@@ -182,7 +195,7 @@ __global__ void __launch_bounds__(BLOCK) ones_kernel(const uint64_t *bases, cons
         if (scalar_is(k, 1)) {
             typename G::aff a = load_base<G>(bases, i);
             if (!G::aff::is_inf(a)) {
-                pt::add_affine(acc, acc, a);
+                pt::add_affine_inline(acc, acc, a);
                 cnt++;
             }
         }
@@ -337,26 +350,35 @@ constexpr uint32_t BA_PEND = 1u << 30; /* an addition waits for this step's inve
 constexpr uint32_t BA_INF = 1u << 29;  /* A is infinity (the run so far sums to 0) */
 constexpr uint32_t BA_ID = BA_INF - 1; /* id bits; BA_ID itself: no run */
 
+/* A field element from its Q 16-byte words, word q = ld(q) (F is an array of u32 limbs, not a
+ * uint4 object, so the words are copied through memcpy). */
+template <class F, class Load> CZK_HD F field_from_words(Load ld)
+{
+    constexpr unsigned Q = sizeof(F) / 16;
+    uint32_t w[4 * Q];
+#pragma unroll
+    for (unsigned q = 0; q < Q; q++) {
+        uint4 u = ld(q);
+        w[4 * q] = u.x;
+        w[4 * q + 1] = u.y;
+        w[4 * q + 2] = u.z;
+        w[4 * q + 3] = u.w;
+    }
+    F r;
+    memcpy(&r, w, sizeof r);
+    return r;
+}
+
 /* B field elements per thread, element i of thread t at words ((i Q + w) T + t), Q uint4 each */
 template <class F> struct lane_array {
     uint4 *p;
     size_t T;
     static constexpr unsigned Q = sizeof(F) / 16;
-    /* words copied through memcpy: F is an array of u32 limbs, not a uint4 object */
     CZK_HD F ld(uint32_t i, size_t t) const
     {
-        uint32_t w[4 * Q];
-#pragma unroll
-        for (unsigned q = 0; q < Q; q++) {
-            uint4 v = p[((size_t)i * Q + q) * T + t];
-            w[4 * q] = v.x;
-            w[4 * q + 1] = v.y;
-            w[4 * q + 2] = v.z;
-            w[4 * q + 3] = v.w;
-        }
-        F r;
-        memcpy(&r, w, sizeof r);
-        return r;
+        const uint4 *a = p;
+        const size_t T_ = T;
+        return field_from_words<F>([=](unsigned q) { return a[((size_t)i * Q + q) * T_ + t]; });
     }
     CZK_HD void st(uint32_t i, size_t t, const F &v) const
     {
@@ -605,28 +627,45 @@ __global__ void scatter_kernel(const uint32_t *id, const uint32_t *pos, size_t l
         *count = pos[i] + (f ? 1u : 0u);
 }
 
-/* V[w K + s] = sum_j j B_j + (seg s + 1) sum_j B_j over B_j = buckets[w M + s seg + j], j < seg */
+/* The window sums T(A) = sum_{i < n} (i + 1) A_i over a window's buckets A, level by level and
+ * without scalar multiplications. A level cuts each window's n entries into K = n / seg segments;
+ * segment t's running sums give U_t = sum_j (j + 1) A_{t seg + j} and R_t = sum_j A_{t seg + j},
+ * and since (i + 1) = (j + 1) + t seg,
+ *     T(A) = sum_t U_t + seg sum_t t R_t = sum_t U_t + seg T(A'),  A'_i = R_{i + 1}, A'_{K-1} = 0,
+ * so the next level works on A' (R read one entry on) with a weight seg times larger. D carries
+ * the weighted U sums: D_t = 2^scale U_t + sum_j D_prev[t seg + j] (2^scale: the product of the
+ * earlier levels' segs); the last level (one segment per window) leaves T in D. Every level costs
+ * about two additions per entry, against the earlier single level's scalar multiplication of
+ * every segment's R by (t seg + 1) (about 1.5 log2 M point operations per thread). */
 template <class G>
 __global__ void __launch_bounds__(BLOCK)
-    reduce_segments(const typename G::pt *buckets, uint32_t windows, uint32_t M, uint32_t seg,
-                    typename G::pt *V)
+    reduce_level(const typename G::pt *A, uint32_t shift, uint32_t n, uint32_t windows, uint32_t seg,
+                 unsigned scale, const typename G::pt *Dprev, typename G::pt *R, typename G::pt *D)
 {
     typedef typename G::pt pt;
-    uint32_t K = M / seg;
+    const uint32_t K = n / seg;
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= (size_t)windows * K)
         return;
-    uint32_t w = (uint32_t)(t / K), s = (uint32_t)(t % K);
-    const pt *B = buckets + (size_t)w * M + (size_t)s * seg;
+    const uint32_t w = (uint32_t)(t / K), s = (uint32_t)(t % K);
+    const pt *a = A + (size_t)w * n;
     pt run = pt::inf(), sum = pt::inf();
-    for (uint32_t j = seg - 1; j >= 1; j--) {
-        pt::add(run, run, B[j]);
+    for (uint32_t j = seg; j-- > 0;) {
+        uint32_t i = s * seg + j + shift;
+        if (i < n)
+            pt::add(run, run, a[i]);
         pt::add(sum, sum, run);
     }
-    pt::add(run, run, B[0]);
-    pt scaled;
-    pt::mul_u32(scaled, run, seg * s + 1);
-    pt::add(V[t], sum, scaled);
+    for (unsigned k = 0; k < scale; k++)
+        pt::dbl(sum, sum);
+    if (Dprev) {
+        const pt *d = Dprev + (size_t)w * n + (size_t)s * seg;
+        for (uint32_t j = 0; j < seg; j++)
+            pt::add(sum, sum, d[j]);
+    }
+    if (R)
+        R[t] = run;
+    D[t] = sum;
 }
 
 /* out[g] = sum_{i < cnt} in[g cnt + i]; one block per group */
@@ -707,15 +746,19 @@ size_t first_threads(size_t total, int sms)
     return t ? t : 1;
 }
 constexpr uint32_t NEXT_CHUNK = 16; /* entries per thread in the later passes */
+constexpr uint32_t RED_SEG_MIN = 4;  /* entries per thread in the reduction's later levels (at least) */
 
 /* ---- batch-affine plan ---- */
 /* Tuning, from the environment once (for benches): CZK_MSM_ACC = xyzz | affine | tree (else by
  * size), CZK_MSM_BA_LANES (lanes per thread, 8..4096), CZK_MSM_BA_TPS (threads per SM, 32..2048),
- * CZK_MSM_TREE_B (tree: items per thread and inversion, 1..8192), CZK_MSM_TREE_TPS (tree:
- * threads per SM, 32..2048; default BLOCK times the level kernel's minimum blocks per SM). */
+ * CZK_MSM_TREE_B (tree: items per thread and inversion, 1..8192; else the largest of TREE_BS that
+ * the scratch holds), CZK_MSM_TREE_TPS (tree:
+ * threads per SM, 32..2048; default BLOCK times the level kernel's minimum blocks per SM),
+ * CZK_MSM_RED_F (reduction: threads per SM slot of BLOCK, 1..64, default 4). */
 struct ba_tuning {
     unsigned acc, lanes, tps;
-    unsigned tree_b, tree_tps; /* tree: items per thread and round, threads per SM (0: by group) */
+    unsigned tree_b, tree_tps; /* tree: items per thread and round (0: by plan), threads per SM (0: by group) */
+    unsigned red_f;            /* reduction: about red_f threads per SM slot of BLOCK */
 };
 unsigned env_uint(const char *name, unsigned lo, unsigned hi, unsigned dflt)
 {
@@ -735,27 +778,52 @@ const ba_tuning &tuning()
                                             : 0;
         r.lanes = env_uint("CZK_MSM_BA_LANES", 8, 4096, 256);
         r.tps = env_uint("CZK_MSM_BA_TPS", 32, 2048, 256);
-        r.tree_b = env_uint("CZK_MSM_TREE_B", 1, 8192, 512);
+        r.tree_b = env_uint("CZK_MSM_TREE_B", 1, 8192, 0);
         r.tree_tps = env_uint("CZK_MSM_TREE_TPS", 32, 2048, 0);
+        r.red_f = env_uint("CZK_MSM_RED_F", 1, 64, 4);
         return r;
     }();
     return t;
 }
-/* Sorted entries from which "auto" is batch-affine, G2 only. Measured on the H200 at 2^24
- * (docs/GPU_RUNS.md, 2026-12-03): BLS12-381 G2 740 ms against XYZZ's 1007; but G1 slower
- * (BLS12-381 207 / 188 with 512 threads per SM, against 163; BN254 101 against 74), its lane
- * state traffic outweighing the multiplications saved, so G1 stays XYZZ. The tree (2026-12-03,
- * same machine): BLS12-381 G2 607.6 ms against the lanes' 748.4, so G2 is the tree; G1 tree 187.9
- * (165.1 at B = 1024) against XYZZ 163.0, BN254 82.6 against 73.7: G1 stays XYZZ. */
-constexpr size_t BA_MIN_TOTAL = (size_t)1 << 24;
+/* Sorted entries from which the automatic choice is the tree. Measured on the H200 (docs/PERF.md
+ * "MSM, fourth pass" and "fifth pass"): BLS12-381 G2 2^24 (2^27.7 entries) tree 607.6 ms (B = 512)
+ * to 532.5 (B = 4096) against the lanes' 748.4 and XYZZ's 1007. G1 at 2^24 the tree wins only from
+ * B = 2048 (BLS12-381 154.8 / 138.9 ms at B = 2048 / 4096 against XYZZ 162.8; BN254 71.8 / 70.5
+ * against 73.7; B = 1024 165.8), so G1 takes the tree only when the scratch holds B >= 2048; at
+ * BLS12-381 G1 2^22 (2^26 entries) the two tie (54.8 / 55.4 ms) and at 2^20 (2^24 entries) XYZZ
+ * wins (about 22 against 30 ms), so G1 starts at 2^27 entries. */
+constexpr size_t BA_MIN_TOTAL = (size_t)1 << 24, BA_MIN_TOTAL_G1 = (size_t)1 << 27;
 constexpr uint32_t BA_MIN_STEPS = 4;
 
-/* The accumulation of a call with `total` sorted entries: forced (tests), CZK_MSM_ACC, or by
- * group and size. */
-unsigned acc_for(size_t total, bool g2)
+/* Items per thread and inversion the tree is planned with, largest (fastest, most memory) first;
+ * G1 uses the first TREE_G1_BS of them. */
+constexpr uint32_t TREE_BS[] = {4096, 2048, 1024, 512};
+constexpr unsigned TREE_G1_BS = 2;
+
+/* One way to run a call: the first accumulation pass and, for the tree, its items per inversion.
+ * The scratch layout follows the plan (lane state and tree lists only when the plan uses them). */
+struct msm_plan {
+    unsigned acc;    /* CZK_MSM_ACC_* */
+    uint32_t tree_b; /* CZK_MSM_ACC_TREE: items per thread and round */
+};
+
+/* The plans a call with `total` sorted entries may use, fastest first (the last needs the least
+ * scratch): forced (tests) or CZK_MSM_ACC, else by group and size; CZK_MSM_TREE_B fixes the
+ * tree's B. Returns how many (1..MAX_PLANS). */
+constexpr unsigned MAX_PLANS = 5;
+unsigned plans_for(size_t total, bool g2, msm_plan out[MAX_PLANS])
 {
-    unsigned k = forced_acc ? forced_acc : tuning().acc;
-    return k ? k : g2 && total >= BA_MIN_TOTAL ? CZK_MSM_ACC_TREE : CZK_MSM_ACC_XYZZ;
+    unsigned k = forced_acc ? forced_acc : tuning().acc, np = 0;
+    const bool tree = k == CZK_MSM_ACC_TREE || (!k && total >= (g2 ? BA_MIN_TOTAL : BA_MIN_TOTAL_G1));
+    if (tree) {
+        const unsigned nb = tuning().tree_b ? 1 : k || g2 ? 4 : TREE_G1_BS;
+        for (unsigned i = 0; i < nb; i++)
+            out[np++] = msm_plan{(unsigned)CZK_MSM_ACC_TREE, tuning().tree_b ? tuning().tree_b : TREE_BS[i]};
+        if (k)
+            return np;
+    }
+    out[np++] = msm_plan{k == CZK_MSM_ACC_AFFINE ? (unsigned)CZK_MSM_ACC_AFFINE : (unsigned)CZK_MSM_ACC_XYZZ, 0};
+    return np;
 }
 
 struct ba_plan {
@@ -788,10 +856,10 @@ size_t affine_lanes_bound(size_t total, int sms)
     return (T ? T : 1) * B;
 }
 
-/* buckets per reduction segment: about 4 threads per SM slot, between 2 and M */
+/* buckets per reduction segment: about red_f threads per SM slot, between 2 and M */
 uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
 {
-    size_t want = (size_t)sms * BLOCK * 4;
+    size_t want = (size_t)sms * BLOCK * tuning().red_f;
     uint32_t seg = 2;
     while (seg < M && (size_t)windows * (M / seg) > want)
         seg <<= 1;
@@ -800,10 +868,35 @@ uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
     return seg;
 }
 
+/* the reduction's levels: the first level's seg from choose_seg (red_f threads per SM slot),
+ * the later ones (far fewer entries) at least RED_SEG_MIN, which keeps the levels few */
+struct red_plan {
+    unsigned levels;
+    uint32_t seg[32];
+};
+
+red_plan reduce_plan(uint32_t windows, uint32_t M, int sms)
+{
+    red_plan p;
+    p.levels = 0;
+    uint32_t n = M;
+    for (;;) {
+        uint32_t seg = choose_seg(windows, n, sms);
+        if (p.levels && seg < RED_SEG_MIN)
+            seg = RED_SEG_MIN;
+        if (seg > n)
+            seg = n;
+        p.seg[p.levels++] = seg;
+        if (seg >= n)
+            return p;
+        n /= seg;
+    }
+}
+
 /* Scratch layout. The first part (idx .. S) has offsets independent of the window size. */
 struct layout {
     size_t idx, nsel, ones, out, S, keys, vals, keys_alt, vals_alt, cub_tmp, cub_bytes, buckets,
-        part_id[2], part[2], sel, flags, fpos, V, aid, ax, ay, pre, lanes, p1;
+        part_id[2], part[2], sel, flags, fpos, V, V2, aid, ax, ay, pre, lanes, p1;
     /* tree: bucket starts and counts (two levels), items and item offsets per bucket, bucket
      * markers and bucket of each item, descriptors, two lists (x, y), prefix products, totals */
     size_t t_s[2], t_c[2], t_items, t_istart, t_marks, t_gid, t_desc, t_x[2], t_y[2], t_pre, t_tot;
@@ -811,21 +904,12 @@ struct layout {
     size_t total;
 };
 
-/* whether the settings of this thread and process let a call on group G use accumulation
- * `kind` (batch-affine lane state and the tree's lists are planned into the scratch only then) */
-template <class G> bool acc_possible(unsigned kind)
-{
-    return acc_for(SIZE_MAX, sizeof(typename G::field) > 48) == kind;
-}
-template <class G> bool affine_possible() { return acc_possible<G>(CZK_MSM_ACC_AFFINE); }
-
-/* tree: threads of a level (at most), items per thread and round (at most) */
+/* tree: threads of a level (at most) */
 template <class G> size_t tree_tmax(int sms)
 {
     unsigned tps = tuning().tree_tps;
     return (size_t)sms * (tps ? tps : BLOCK * tree::level_minb<G>());
 }
-inline size_t tree_bmax() { return tuning().tree_b; }
 
 /* partial slots of the first pass: 2 per thread (xyzz) or per lane (affine, when possible) */
 size_t first_partials(size_t total, int sms, bool affine)
@@ -837,14 +921,14 @@ size_t first_partials(size_t total, int sms, bool affine)
 size_t align_up(size_t v) { return (v + 255) & ~(size_t)255; }
 
 /* n points, m of them general, window width c */
-template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub_bytes, int sms)
+template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub_bytes, int sms, const msm_plan &pl)
 {
     const size_t pt = sizeof(typename G::pt);
     layout L;
     unsigned W = windows_for(G::bits, c);
     size_t M = (size_t)1 << (c - 1);
     size_t total = (size_t)W * m;
-    const bool affine = affine_possible<G>();
+    const bool affine = pl.acc == CZK_MSM_ACC_AFFINE;
     size_t p1 = first_partials(total, sms, affine), p2 = 2 * ((p1 + NEXT_CHUNK - 1) / NEXT_CHUNK);
     size_t lanes = total && affine ? affine_lanes_bound(total, sms) : 0;
     uint32_t seg = choose_seg(W, (uint32_t)M, sms);
@@ -868,7 +952,12 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     L.sel = o, o = align_up(o + p1 * 4);
     L.flags = o, o = align_up(o + p1 * 4);
     L.fpos = o, o = align_up(o + p1 * 4);
-    L.V = o, o = align_up(o + (size_t)W * (M / seg) * pt);
+    /* the reduction's R and D: the first level's (W K each), then the second's (W K / seg_1 each),
+     * the later levels alternating between the two */
+    const red_plan rp = reduce_plan(W, (uint32_t)M, sms);
+    const size_t k0 = (size_t)W * (M / seg), k1 = rp.levels > 1 ? k0 / rp.seg[1] : 0;
+    L.V = o, o = align_up(o + 2 * k0 * pt);
+    L.V2 = o, o = align_up(o + 2 * k1 * pt);
     L.aid = o, o = align_up(o + lanes * 4); /* batch-affine lane state */
     L.ax = o, o = align_up(o + lanes * sizeof(typename G::field));
     L.ay = o, o = align_up(o + lanes * sizeof(typename G::field));
@@ -876,11 +965,15 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     L.lanes = lanes;
     /* tree state */
     const size_t fb = sizeof(typename G::field);
-    L.tsz = tree::bound_sizes(acc_possible<G>(CZK_MSM_ACC_TREE) ? m : 0, W, M, tree_tmax<G>(sms), tree_bmax());
-    if (!m || !acc_possible<G>(CZK_MSM_ACC_TREE))
+    const bool tree = m && pl.acc == CZK_MSM_ACC_TREE;
+    const size_t tmax = tree_tmax<G>(sms);
+    L.tsz = tree::bound_sizes(tree ? m : 0, W, M, tmax, pl.tree_b);
+    if (!tree)
         L.tsz.e0 = L.tsz.e1 = L.tsz.e2 = L.tsz.nb = 0;
     const tree::sizes &ts = L.tsz;
-    const size_t npre = ts.e1 ? tree_tmax<G>(sms) * tree_bmax() : 0;
+    /* prefix products: T B of a level's shape, at most tmax B and (level_shape) items + T */
+    size_t npre = tmax * pl.tree_b;
+    npre = !ts.e1 ? 0 : npre < ts.e1 + tmax ? npre : ts.e1 + tmax;
     for (int i = 0; i < 2; i++) {
         L.t_s[i] = o, o = align_up(o + ts.nb * 4);
         L.t_c[i] = o, o = align_up(o + ts.nb * 4);
@@ -902,7 +995,7 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
 }
 
 /* CUB temporary storage: radix sort of m pairs on c bits, select over n, scan of the partials */
-template <class G> size_t cub_bytes_for(size_t n, size_t m, unsigned c)
+template <class G> size_t cub_bytes_for(size_t n, size_t m, unsigned c, const msm_plan &pl)
 {
     size_t a = 0, b = 0, d = 0;
     cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
@@ -912,16 +1005,16 @@ template <class G> size_t cub_bytes_for(size_t n, size_t m, unsigned c)
     if (cub::DeviceSelect::If(nullptr, b, thrust::counting_iterator<uint32_t>(0), (uint32_t *)nullptr,
                               (uint32_t *)nullptr, (int64_t)n, gp) != cudaSuccess)
         return 0;
-    size_t p1 = first_partials((size_t)windows_for(G::bits, c) * m, sm_count(), affine_possible<G>());
+    size_t p1 = first_partials((size_t)windows_for(G::bits, c) * m, sm_count(), pl.acc == CZK_MSM_ACC_AFFINE);
     if (cub::DeviceScan::ExclusiveSum(nullptr, d, (uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)p1) !=
         cudaSuccess)
         return 0;
     size_t r = a > b ? a : b;
     r = r > d ? r : d;
-    if (acc_possible<G>(CZK_MSM_ACC_TREE)) { /* the tree's scans over buckets and items */
+    if (pl.acc == CZK_MSM_ACC_TREE) { /* the tree's scans over buckets and items */
         size_t M = (size_t)1 << (c - 1);
         unsigned W = windows_for(G::bits, c);
-        tree::sizes ts = tree::bound_sizes(m, W, M, tree_tmax<G>(sm_count()), tree_bmax());
+        tree::sizes ts = tree::bound_sizes(m, W, M, tree_tmax<G>(sm_count()), pl.tree_b);
         size_t e = 0, f = 0;
         if (cub::DeviceScan::ExclusiveSum(nullptr, e, (uint32_t *)nullptr, (uint32_t *)nullptr, (int64_t)ts.nb) !=
                 cudaSuccess ||
@@ -951,9 +1044,22 @@ inline size_t max_m_for(size_t n, unsigned c, unsigned bits)
     return lo;
 }
 
-/* Scratch for n points, whatever number m <= n of them is general: for each window width c the
- * plan of the largest m that uses it (the layout grows with m at fixed c). */
-template <class G> size_t scratch_for(size_t n)
+/* Layout of a call of n points, m of them general, under plan choice `rank` (0: the fastest of
+ * plans_for; past the last: the last). */
+template <class G> layout layout_for(size_t n, size_t m, unsigned c, unsigned rank, int sms, msm_plan *chosen)
+{
+    msm_plan pl[MAX_PLANS];
+    unsigned np = plans_for((size_t)windows_for(G::bits, c) * m, sizeof(typename G::field) > 48, pl);
+    const msm_plan &p = pl[rank < np ? rank : np - 1];
+    if (chosen)
+        *chosen = p;
+    return make_layout<G>(n, m, c, cub_bytes_for<G>(n, m, c, p), sms, p);
+}
+
+/* Scratch for n points, whatever number m <= n of them is general, under plan choice `rank`: for
+ * each window width c the plan of the largest m that uses it (the layout grows with m at fixed c
+ * and plan). 0 if a CUB size query failed. */
+template <class G> size_t scratch_rank(size_t n, unsigned rank)
 {
     int sms = sm_count();
     size_t best = 0;
@@ -961,11 +1067,37 @@ template <class G> size_t scratch_for(size_t n)
         size_t m = forced_c ? (c == forced_c ? n : 0) : max_m_for(n, c, G::bits);
         if (m == 0)
             continue;
-        layout L = make_layout<G>(n, m, c, cub_bytes_for<G>(n, m, c), sms);
+        layout L = layout_for<G>(n, m, c, rank, sms, nullptr);
+        if (L.cub_bytes == 0)
+            return 0;
         if (L.total > best)
             best = L.total;
     }
     return best;
+}
+
+/* Scratch of the fastest plans that fit in `avail` bytes (the least any call needs when none
+ * does; avail = 0 asks for that least). */
+template <class G> size_t scratch_for(size_t n, size_t avail)
+{
+    size_t need = 0;
+    for (unsigned rank = 0; rank < MAX_PLANS; rank++) {
+        need = scratch_rank<G>(n, rank);
+        if (need && need <= avail)
+            return need;
+    }
+    return need;
+}
+
+/* Device memory a call without scratch of its own may plan with: what is free less a reserve of
+ * 1/16 (at least 256 MiB) for the runtime and other users of the device. */
+inline size_t free_for_scratch()
+{
+    size_t fr = 0, total = 0;
+    if (cudaMemGetInfo(&fr, &total) != cudaSuccess)
+        return 0;
+    size_t keep = total / 16 > ((size_t)256 << 20) ? total / 16 : (size_t)256 << 20;
+    return fr > keep ? fr - keep : 0;
 }
 
 /*
@@ -975,11 +1107,11 @@ template <class G> size_t scratch_for(size_t n)
 template <class G>
 enum czk_status tree_accumulate(cudaStream_t stream, const layout &L, uint8_t *scr, const uint32_t *keys,
                                 const uint32_t *vals, uint32_t m, unsigned W, uint32_t M, const uint64_t *bases,
-                                typename G::pt *buckets, int sms, unsigned *levels, unsigned *group, char *err,
-                                size_t errlen)
+                                typename G::pt *buckets, int sms, uint32_t bmax, unsigned *levels, unsigned *group,
+                                char *err, size_t errlen)
 {
     enum czk_status st = CZK_OK;
-    const size_t tmax = tree_tmax<G>(sms), bmax = tree_bmax();
+    const size_t tmax = tree_tmax<G>(sms);
     const unsigned g = tree::group_windows(m, W, tmax, bmax);
     const tree::sizes &ts = L.tsz;
     uint32_t *S[2] = {(uint32_t *)(scr + L.t_s[0]), (uint32_t *)(scr + L.t_s[1])};
@@ -1061,7 +1193,8 @@ out:
 
 template <class G>
 enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint64_t *scalars,
-                         size_t n, uint64_t *host_out, void *d_scratch, char *err, size_t errlen)
+                         size_t n, uint64_t *host_out, void *d_scratch, size_t scratch_bytes, char *err,
+                         size_t errlen)
 {
     typedef typename G::pt pt;
     enum czk_status st = CZK_OK;
@@ -1089,12 +1222,25 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
     }
     if (n >= 0x80000000u)
         return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm: n = %zu >= 2^31", n);
-    need = scratch_for<G>(n);
-    if (!scr) {
+    if (scr) {
+        need = scratch_bytes;
+        const size_t least = scratch_for<G>(n, 0);
+        if (need < least)
+            return czk_errf(CZK_ERR_INVALID_ARG, err, errlen,
+                            "cuda msm: scratch of %zu bytes is below the least plan's %zu for n = %zu", need, least,
+                            n);
+    } else {
+        need = scratch_for<G>(n, free_for_scratch());
+        if (need == 0) {
+            st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: no scratch plan for n = %zu", n);
+            goto out;
+        }
         CZK_CU_CHECK(cudaMallocAsync((void **)&scr, need, stream));
         own = true;
     }
-    L = make_layout<G>(n, 0, C_MIN, 0, sms); /* the window-independent offsets */
+    /* the window-independent offsets */
+    L = make_layout<G>(n, 0, C_MIN, 0, sms, msm_plan{(unsigned)CZK_MSM_ACC_XYZZ, 0});
+    stats.scratch = need;
     for (int i = 0; i < 7; i++)
         CZK_CU_CHECK(cudaEventCreate(&ev[i]));
     CZK_CU_CHECK(cudaEventRecord(ev[0], stream));
@@ -1129,10 +1275,16 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         const size_t M = (size_t)1 << (c - 1), total = (size_t)W * m;
         stats.c = c;
         stats.windows = W;
-        L = make_layout<G>(n, m, c, cub_bytes_for<G>(n, m, c), sms);
+        /* the fastest plan that the scratch holds */
+        msm_plan plan = {(unsigned)CZK_MSM_ACC_XYZZ, 0};
+        for (unsigned rank = 0; rank < MAX_PLANS; rank++) {
+            L = layout_for<G>(n, m, c, rank, sms, &plan);
+            if (L.cub_bytes != 0 && L.total <= need)
+                break;
+        }
         if (L.total > need || L.cub_bytes == 0) {
-            st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: scratch plan %zu > %zu bytes",
-                          L.total, need);
+            st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: scratch of %zu bytes out of plan (%zu)", need,
+                          L.total);
             goto out;
         }
         uint32_t *idx = (uint32_t *)(scr + L.idx), *nsel = (uint32_t *)(scr + L.nsel);
@@ -1163,18 +1315,14 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         uint32_t *pid = (uint32_t *)(scr + L.part_id[0]);
         pt *part = (pt *)(scr + L.part[0]);
         size_t threads; /* threads (xyzz) or lanes (affine) of the first pass: 2 partials each */
-        stats.acc = acc_for(total, sizeof(typename G::field) > 48);
+        stats.acc = plan.acc;
         if (stats.acc == CZK_MSM_ACC_TREE) {
-            if (L.tsz.e1 == 0) { /* forced after the scratch was planned */
-                st = czk_errf(CZK_ERR_INTERNAL, err, errlen, "cuda msm: tree state not in the scratch plan");
-                goto out;
-            }
             unsigned tl = 0, tg = 0;
-            st = tree_accumulate<G>(stream, L, scr, keys, vals, m, W, (uint32_t)M, bases, buckets, sms, &tl, &tg,
-                                    err, errlen);
+            st = tree_accumulate<G>(stream, L, scr, keys, vals, m, W, (uint32_t)M, bases, buckets, sms, plan.tree_b,
+                                    &tl, &tg, err, errlen);
             if (st != CZK_OK)
                 goto out;
-            stats.chunk = (unsigned)tree_bmax();
+            stats.chunk = plan.tree_b;
             stats.lanes = tg;
             threads = 1; /* no partial sums */
             stats.levels = tl;
@@ -1245,12 +1393,26 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
             stats.levels = level;
         CZK_CU_CHECK(cudaEventRecord(ev[4], stream));
         /* 5. reduce */
-        const uint32_t seg = choose_seg(W, (uint32_t)M, sms), K = (uint32_t)(M / seg);
-        pt *V = (pt *)(scr + L.V);
-        size_t rthreads = (size_t)W * K;
-        CZK_CU_LAUNCH(reduce_segments<G><<<(unsigned)((rthreads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
-            buckets, W, (uint32_t)M, seg, V));
-        CZK_CU_LAUNCH(sum_groups<G><<<W, BLOCK, 0, stream>>>(V, K, (pt *)(scr + L.S)));
+        const red_plan rp = reduce_plan(W, (uint32_t)M, sms);
+        pt *S = (pt *)(scr + L.S);
+        pt *buf[2] = {(pt *)(scr + L.V), (pt *)(scr + L.V2)};
+        size_t cap[2] = {(size_t)W * (M / rp.seg[0]), rp.levels > 1 ? (size_t)W * (M / rp.seg[0]) / rp.seg[1] : 0};
+        const pt *A = buckets, *Dprev = nullptr;
+        uint32_t n = (uint32_t)M;
+        unsigned scale = 0;
+        for (unsigned l = 0; l < rp.levels; l++) {
+            const uint32_t sg = rp.seg[l];
+            const size_t th = (size_t)W * (n / sg);
+            const bool last = l + 1 == rp.levels;
+            pt *R = last ? nullptr : buf[l & 1], *D = last ? S : buf[l & 1] + cap[l & 1];
+            CZK_CU_LAUNCH(reduce_level<G><<<(unsigned)((th + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
+                A, l ? 1u : 0u, n, W, sg, scale, Dprev, R, D));
+            A = R;
+            Dprev = D;
+            n /= sg;
+            for (uint32_t v = sg; v > 1; v >>= 1)
+                scale++;
+        }
         CZK_CU_CHECK(cudaEventRecord(ev[5], stream));
     } else {
         for (int i = 2; i < 6; i++)

@@ -98,7 +98,28 @@ struct level_args {
     uint4 *in_x, *in_y, *out_x, *out_y, *pre;
 };
 
-/* The work of thread t (t < T) at one level; FIRST: level 0 (elements are signed bases). */
+/* Coordinate `half` (0: x, 1: y) of base i (zkey layout: N/2 u64 per coordinate, so every
+ * coordinate is 16-byte aligned): 16-byte loads through the read-only path on the device. */
+template <class F> CZK_HD F base_coord(const uint64_t *bases, uint32_t i, unsigned half)
+{
+    const uint64_t *p = bases + (size_t)i * F::N + half * (F::N / 2);
+#ifdef __CUDA_ARCH__
+    const uint4 *v = reinterpret_cast<const uint4 *>(p);
+    return field_from_words<F>([=](unsigned q) { return __ldg(v + q); });
+#else
+    F r;
+    r.load(p);
+    return r;
+#endif
+}
+
+/*
+ * The work of thread t (t < T) at one level; FIRST: level 0 (elements are signed bases).
+ * A thread's items of a round are q = r T B + j T + t (j < B). Both passes load the next
+ * item's descriptor (pass 1 also its x coordinates) before working on the current one, so the
+ * two dependent loads of an item (descriptor, then elements) are in flight during the previous
+ * item's arithmetic instead of stalling the thread.
+ */
 template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typename G::pt *buckets, uint32_t t)
 {
     typedef typename G::field F;
@@ -107,21 +128,19 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
                        OY = elem_array<F>(a.out_y);
     const lane_array<F> PRE = {a.pre, a.T};
     auto ex = [&](uint32_t r) -> F {
-        if (FIRST) {
-            F x;
-            x.load(a.bases + (size_t)(r & 0x7fffffffu) * F::N);
-            return x;
-        }
+        if (FIRST)
+            return base_coord<F>(a.bases, r & 0x7fffffffu, 0);
         return IX.ld(r, 0);
     };
     auto ey = [&](uint32_t r) -> F {
         if (FIRST) {
-            F y;
-            y.load(a.bases + (size_t)(r & 0x7fffffffu) * F::N + F::N / 2);
+            F y = base_coord<F>(a.bases, r & 0x7fffffffu, 1);
             return r >> 31 ? F::neg(y) : y;
         }
         return IY.ld(r, 0);
     };
+    /* the second element's reference, or the first's for a lone element (never NONE) */
+    auto second = [](const uint4 &d) { return d.y == NONE ? d.x : d.y; };
     auto put = [&](uint32_t dest, const F &x, const F &y, bool inf) {
         if (dest & FINAL) {
             pt p = pt::inf();
@@ -138,70 +157,81 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
         }
     };
     for (uint32_t r = 0; r < a.rounds; r++) {
-        const size_t q0 = (size_t)r * a.T * a.B;
+        const size_t q0 = (size_t)r * a.T * a.B + t;
+        if (q0 >= a.items)
+            break; /* later rounds start later still */
+        const size_t left = (a.items - q0 + a.T - 1) / a.T;
+        const uint32_t nj = left < a.B ? (uint32_t)left : a.B; /* this thread's items this round */
         F prod = F::one();
         bool any = false;
         /* pass 1: the items without an inversion are done at once; the others' denominators
          * go into the prefix products */
-        for (uint32_t j = 0; j < a.B; j++) {
-            size_t q = q0 + (size_t)j * a.T + t;
-            if (q >= a.items)
-                break;
-            uint4 d = a.desc[q];
+        uint4 d = a.desc[q0];
+        F xa = ex(d.x), xb = ex(second(d));
+        for (uint32_t j = 0; j < nj; j++) {
+            const size_t q = q0 + (size_t)j * a.T;
+            uint4 dn = d;
+            F xan = xa, xbn = xb;
+            if (j + 1 < nj) {
+                dn = a.desc[q + a.T];
+                xan = ex(dn.x);
+                xbn = ex(second(dn));
+            }
             uint32_t s = 0;
-            F xa = ex(d.x);
+            F den;
             if (d.y == NONE) {
                 put(d.z, xa, ey(d.x), !FIRST && x_is_inf(xa));
+            } else if (!FIRST && x_is_inf(xa)) {
+                put(d.z, xb, ey(d.y), x_is_inf(xb));
+            } else if (!FIRST && x_is_inf(xb)) {
+                put(d.z, xa, ey(d.x), false);
+            } else if (!F::eq(xa, xb)) {
+                den = F::sub(xb, xa);
+                s = ST_PEND;
             } else {
-                F xb = ex(d.y), den;
-                if (!FIRST && x_is_inf(xa)) {
-                    put(d.z, xb, ey(d.y), x_is_inf(xb));
-                } else if (!FIRST && x_is_inf(xb)) {
-                    put(d.z, xa, ey(d.x), false);
-                } else if (!F::eq(xa, xb)) {
-                    den = F::sub(xb, xa);
-                    s = ST_PEND;
-                } else {
-                    F ya = ey(d.x);
-                    if (F::eq(ya, ey(d.y))) { /* P + P: the tangent */
-                        den = F::dbl(ya);
-                        s = ST_PEND | ST_TAN;
-                    } else { /* P + (-P) */
-                        put(d.z, xa, ya, true);
-                    }
-                }
-                if (s) {
-                    PRE.st(j, t, prod);
-                    prod = F::mul(prod, den);
-                    any = true;
+                F ya = ey(d.x);
+                if (F::eq(ya, ey(d.y))) { /* P + P: the tangent */
+                    den = F::dbl(ya);
+                    s = ST_PEND | ST_TAN;
+                } else { /* P + (-P) */
+                    put(d.z, xa, ya, true);
                 }
             }
+            if (s) {
+                PRE.st(j, t, prod);
+                prod = F::mul(prod, den);
+                any = true;
+            }
             a.desc[q].w = s;
+            d = dn;
+            xa = xan;
+            xb = xbn;
         }
         if (!any)
             continue;
         /* pass 2: one inversion, then the waiting items, last first */
         F inv = F::inv(prod);
-        for (uint32_t j = a.B; j-- > 0;) {
-            size_t q = q0 + (size_t)j * a.T + t;
-            if (q >= a.items)
+        d = a.desc[q0 + (size_t)(nj - 1) * a.T];
+        for (uint32_t j = nj; j-- > 0;) {
+            const size_t q = q0 + (size_t)j * a.T;
+            const uint4 dc = d;
+            if (j > 0)
+                d = a.desc[q - a.T];
+            if (!(dc.w & ST_PEND))
                 continue;
-            uint4 d = a.desc[q];
-            if (!(d.w & ST_PEND))
-                continue;
-            F xa = ex(d.x), ya = ey(d.x), xb = ex(d.y), den, num;
-            if (d.w & ST_TAN) {
+            F xa2 = ex(dc.x), ya = ey(dc.x), xb2 = ex(dc.y), p = PRE.ld(j, t), den, num;
+            if (dc.w & ST_TAN) {
                 den = F::dbl(ya);
-                num = F::sqr(xa);
+                num = F::sqr(xa2);
                 num = F::add(F::dbl(num), num);
             } else {
-                den = F::sub(xb, xa);
-                num = F::sub(ey(d.y), ya);
+                den = F::sub(xb2, xa2);
+                num = F::sub(ey(dc.y), ya);
             }
-            F lam = F::mul(num, F::mul(inv, PRE.ld(j, t)));
+            F lam = F::mul(num, F::mul(inv, p));
             inv = F::mul(inv, den);
-            F x3 = F::sub(F::sub(F::sqr(lam), xa), xb);
-            put(d.z, x3, F::sub(F::mul(lam, F::sub(xa, x3)), ya), false);
+            F x3 = F::sub(F::sub(F::sqr(lam), xa2), xb2);
+            put(dc.z, x3, F::sub(F::mul(lam, F::sub(xa2, x3)), ya), false);
         }
     }
 }
@@ -247,9 +277,16 @@ __global__ void plan_kernel(uint32_t items, const uint32_t *gid, const uint32_t 
 }
 
 /* minimum blocks per SM of the level kernel: its threads per SM are BLOCK times this */
+/* (CZK_TREE_MINB_FP12 / _FP8 override the G1 values at build time, for register experiments) */
+#ifndef CZK_TREE_MINB_FP12
+#define CZK_TREE_MINB_FP12 3
+#endif
+#ifndef CZK_TREE_MINB_FP8
+#define CZK_TREE_MINB_FP8 4
+#endif
 template <class G> constexpr int level_minb()
 {
-    return sizeof(typename G::field) > 48 ? 2 : G::field::N == 12 ? 3 : 4;
+    return sizeof(typename G::field) > 48 ? 2 : G::field::N == 12 ? CZK_TREE_MINB_FP12 : CZK_TREE_MINB_FP8;
 }
 template <class G, bool FIRST>
 __global__ void __launch_bounds__(BLOCK, level_minb<G>()) level_kernel(level_args a, typename G::pt *buckets)

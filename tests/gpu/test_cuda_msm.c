@@ -27,6 +27,8 @@
 #include "cuda/field_bench.h"
 #include "cuda/msm_cuda.h"
 
+#include <cuda_runtime_api.h>
+
 enum czk_status czk_cuda_device_count(int *count);
 
 /* ---- host oracle ------------------------------------------------------------------------------ */
@@ -560,16 +562,80 @@ static void test_msm_g2_bn254(void **state) { (void)state; msm_group(&groups[1])
 static void test_msm_g1_bls12_381(void **state) { (void)state; msm_group(&groups[2]); }
 static void test_msm_g2_bls12_381(void **state) { (void)state; msm_group(&groups[3]); }
 
+/* The plan follows the scratch: BN254 G2 at 2^21 points has at least 13 windows, so 2^24+ sorted
+ * entries, where the automatic choice is the tree when the scratch holds B = 4096 and XYZZ in the
+ * least scratch; both give the CPU's result, and a scratch below the least is refused (out untouched). */
+static void test_msm_plan_by_scratch(void **state)
+{
+    (void)state;
+    const struct group_info *g = &groups[1];
+    const size_t n = (size_t)1 << 21;
+    uint8_t *bases = malloc(n * g->aff_bytes), got[512], want[512], ga[256], wa[256];
+    uint64_t(*sc)[4] = malloc(n * sizeof *sc);
+    void *d_bases = NULL, *d_sc = NULL, *scr = NULL;
+    char err[256] = "";
+    assert_non_null(bases);
+    assert_non_null(sc);
+    g->make_bases(bases, n);
+    for (size_t i = 0; i < n; i++)
+        rand_below(sc[i], g->r(), 4);
+    assert_int_equal(czk_cpu_msm(g->curve, g->group, bases, (const uint64_t(*)[4])sc, n, want, host_threads()), CZK_OK);
+    g->to_affine(wa, want);
+    assert_int_equal(cudaMalloc(&d_bases, n * g->aff_bytes), cudaSuccess);
+    assert_int_equal(cudaMalloc(&d_sc, n * 32), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d_bases, bases, n * g->aff_bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    assert_int_equal(cudaMemcpy(d_sc, sc, n * 32, cudaMemcpyHostToDevice), cudaSuccess);
+    const bool tuned = getenv("CZK_MSM_ACC") || getenv("CZK_MSM_TREE_B");
+    const size_t least = czk_cuda_msm_scratch_bytes(g->curve, g->group, n);
+    const size_t most = czk_cuda_msm_scratch_fit(g->curve, g->group, n, SIZE_MAX);
+    assert_true(least > 0);
+    assert_true(tuned || most > least);
+    assert_int_equal(czk_cuda_msm_scratch_fit(g->curve, g->group, n, least), least);
+    assert_int_equal(czk_cuda_msm_scratch_fit(g->curve, g->group, n, least - 1), least);
+    assert_int_equal(cudaMalloc(&scr, most), cudaSuccess);
+    const size_t sizes[2] = {least, most};
+    const unsigned accs[2] = {CZK_MSM_ACC_XYZZ, CZK_MSM_ACC_TREE};
+    for (int k = 0; k < 2; k++) {
+        struct czk_cuda_msm_stats stt;
+        memset(got, 0xa5, sizeof got);
+        enum czk_status st =
+            czk_cuda_msm(NULL, g->curve, g->group, d_bases, d_sc, n, got, scr, sizes[k], err, sizeof err);
+        if (st != CZK_OK)
+            fail_msg("scratch %zu: %s (%s)", sizes[k], czk_status_str(st), err);
+        czk_cuda_msm_last_stats(&stt);
+        assert_true(stt.scratch == sizes[k]);
+        if (!tuned) { /* the environment's CZK_MSM_ACC / CZK_MSM_TREE_B would fix the plan */
+            assert_int_equal(stt.acc, accs[k]);
+            if (k == 1)
+                assert_int_equal(stt.chunk, 4096);
+        }
+        memset(ga, 0x11, sizeof ga);
+        g->to_affine(ga, got);
+        if (memcmp(ga, wa, g->aff_bytes) != 0)
+            fail_msg("scratch %zu (acc %u): GPU MSM differs from the CPU", sizes[k], stt.acc);
+    }
+    memset(got, 0xa5, sizeof got);
+    assert_int_equal(czk_cuda_msm(NULL, g->curve, g->group, d_bases, d_sc, n, got, scr, least - 1, err, sizeof err),
+                     CZK_ERR_INVALID_ARG);
+    assert_non_null(strstr(err, "below the least"));
+    assert_int_equal(got[0], 0xa5); /* out untouched */
+    cudaFree(scr);
+    cudaFree(d_sc);
+    cudaFree(d_bases);
+    free(bases);
+    free(sc);
+}
+
 static void test_msm_bad_args(void **state)
 {
     (void)state;
     uint8_t out[512];
     char err[128];
-    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_BN254, 3, NULL, NULL, 0, out, NULL, err, sizeof err),
+    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_BN254, 3, NULL, NULL, 0, out, NULL, 0, err, sizeof err),
                      CZK_ERR_INVALID_ARG);
-    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_NONE, 1, NULL, NULL, 0, out, NULL, err, sizeof err),
+    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_NONE, 1, NULL, NULL, 0, out, NULL, 0, err, sizeof err),
                      CZK_ERR_INVALID_ARG);
-    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_BN254, 1, NULL, NULL, 5, out, NULL, err, sizeof err),
+    assert_int_equal(czk_cuda_msm(NULL, CZK_GROTH16_CURVE_BN254, 1, NULL, NULL, 5, out, NULL, 0, err, sizeof err),
                      CZK_ERR_INVALID_ARG);
     assert_true(czk_cuda_msm_scratch_bytes(CZK_GROTH16_CURVE_BN254, 1, 1000) > 0);
     assert_int_equal(czk_cuda_msm_scratch_bytes(CZK_GROTH16_CURVE_BN254, 3, 1000), 0);
@@ -592,6 +658,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_field_device),       cmocka_unit_test(test_msm_bad_args),
+        cmocka_unit_test(test_msm_plan_by_scratch),
         cmocka_unit_test(test_msm_g1_bn254),       cmocka_unit_test(test_msm_g1_bls12_381),
         cmocka_unit_test(test_msm_g2_bn254),       cmocka_unit_test(test_msm_g2_bls12_381),
     };
