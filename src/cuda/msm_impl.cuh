@@ -18,8 +18,8 @@
  *  5. reduce: per window, sum_b (b + 1) B_b in levels (reduce_level): a level's threads take
  *     segments of `seg` entries and leave their running sums; the sums of the segments become
  *     the next level's entries (their weights seg times larger), until one segment per window.
- *  6. combine: Horner over the windows (c doublings each) plus the sum of the scalar-1 points,
- *     converted to Jacobian on the device and copied to the host.
+ *  6. combine: the window sums and the scalar-1 sum converted to Jacobian on the device and
+ *     copied to the host, where Horner's rule (c doublings a window) runs on the CPU.
  * Step 4's first pass is XYZZ (accumulate_first: one point at a time per thread, 8M + 2S per
  * mixed addition) or batch-affine (accumulate_affine: lanes of a thread sharing one inversion
  * per step, 5M + 1S); acc_for picks it (G2 from 2^24 sorted entries: batch-affine, measured
@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime.h>
 
@@ -85,6 +86,24 @@ typedef group_t<fp_bn254, 254> g1_bn254_t;
 typedef group_t<fp2_bn254, 254> g2_bn254_t;
 typedef group_t<fp_bls12_381, 255> g1_bls12_381_t;
 typedef group_t<fp2_bls12_381, 255> g2_bls12_381_t;
+
+/* The host's group operations on czk_ec.h's Jacobian structs (the same layout as jacobian<F>'s
+ * store): the final Horner step over the window sums runs on the CPU, where its few hundred
+ * dependent doublings take microseconds instead of a single GPU thread's milliseconds. */
+template <class G> struct host_group;
+#define CZK_HOST_GROUP(T, NAME)                                                                           \
+    template <> struct host_group<T> {                                                                   \
+        typedef struct czk_##NAME pt;                                                                   \
+        static_assert(sizeof(pt) == 3 * sizeof(T::field), "czk_" #NAME " is the device Jacobian layout"); \
+        static void dbl(pt *r, const pt *a) { czk_##NAME##_dbl(r, a); }                                  \
+        static void add(pt *r, const pt *a, const pt *b) { czk_##NAME##_add(r, a, b); }                  \
+        static bool is_inf(const pt *a) { return czk_##NAME##_is_inf(a); }                               \
+    };
+CZK_HOST_GROUP(g1_bn254_t, g1_bn254)
+CZK_HOST_GROUP(g2_bn254_t, g2_bn254)
+CZK_HOST_GROUP(g1_bls12_381_t, g1_bls12_381)
+CZK_HOST_GROUP(g2_bls12_381_t, g2_bls12_381)
+#undef CZK_HOST_GROUP
 
 /* ---- small device helpers ---------------------------------------------------------------------- */
 template <class G> __device__ __forceinline__ typename G::aff load_base(const uint64_t *bases, uint32_t i)
@@ -637,35 +656,45 @@ __global__ void scatter_kernel(const uint32_t *id, const uint32_t *pos, size_t l
  * earlier levels' segs); the last level (one segment per window) leaves T in D. Every level costs
  * about two additions per entry, against the earlier single level's scalar multiplication of
  * every segment's R by (t seg + 1) (about 1.5 log2 M point operations per thread). */
-template <class G>
-__global__ void __launch_bounds__(BLOCK)
-    reduce_level(const typename G::pt *A, uint32_t shift, uint32_t n, uint32_t windows, uint32_t seg,
-                 unsigned scale, const typename G::pt *Dprev, typename G::pt *R, typename G::pt *D)
+template <class G> struct red_level {
+    const typename G::pt *A; /* entries, n per window (read from index shift) */
+    uint32_t shift, n, seg;
+    unsigned scale;              /* log2 of the entries' weight */
+    const typename G::pt *Dprev; /* the previous level's D (n per window), or none */
+    typename G::pt *R, *D;       /* this level's outputs, n / seg per window (R: none on the last) */
+    size_t threads;              /* windows n / seg */
+};
+
+/* thread t of a level (the kernel's body; the host checks run it in a loop) */
+template <class G> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
 {
     typedef typename G::pt pt;
-    const uint32_t K = n / seg;
-    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= (size_t)windows * K)
-        return;
-    const uint32_t w = (uint32_t)(t / K), s = (uint32_t)(t % K);
-    const pt *a = A + (size_t)w * n;
+    const uint32_t K = v.n / v.seg, w = (uint32_t)(t / K), s = (uint32_t)(t % K);
+    const pt *a = v.A + (size_t)w * v.n;
     pt run = pt::inf(), sum = pt::inf();
-    for (uint32_t j = seg; j-- > 0;) {
-        uint32_t i = s * seg + j + shift;
-        if (i < n)
+    for (uint32_t j = v.seg; j-- > 0;) {
+        uint32_t i = s * v.seg + j + v.shift;
+        if (i < v.n)
             pt::add(run, run, a[i]);
         pt::add(sum, sum, run);
     }
-    for (unsigned k = 0; k < scale; k++)
+    for (unsigned k = 0; k < v.scale; k++)
         pt::dbl(sum, sum);
-    if (Dprev) {
-        const pt *d = Dprev + (size_t)w * n + (size_t)s * seg;
-        for (uint32_t j = 0; j < seg; j++)
+    if (v.Dprev) {
+        const pt *d = v.Dprev + (size_t)w * v.n + (size_t)s * v.seg;
+        for (uint32_t j = 0; j < v.seg; j++)
             pt::add(sum, sum, d[j]);
     }
-    if (R)
-        R[t] = run;
-    D[t] = sum;
+    if (v.R)
+        v.R[t] = run;
+    v.D[t] = sum;
+}
+
+template <class G> __global__ void __launch_bounds__(BLOCK) reduce_level(red_level<G> v)
+{
+    size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < v.threads)
+        reduce_level_at<G>(v, t);
 }
 
 /* out[g] = sum_{i < cnt} in[g cnt + i]; one block per group */
@@ -683,30 +712,49 @@ __global__ void __launch_bounds__(BLOCK)
         out[blockIdx.x] = acc;
 }
 
-/* Horner over the window sums, plus the scalar-1 sum; Jacobian into out (host layout). */
+/* Jacobians (host layout) of the window sums S[0..W) in slots 0..W-1, of the scalar-1 sum in
+ * slot W (infinity when there is none) and of infinity in slot W + 1, for host_combine. */
 template <class G>
-__global__ void combine_kernel(const typename G::pt *S, uint32_t windows, unsigned c,
-                               const typename G::pt *ones, int have_ones, uint64_t *out)
+__global__ void window_jacobians(const typename G::pt *S, uint32_t windows, const typename G::pt *ones,
+                                 int have_ones, uint64_t *out)
 {
     typedef typename G::pt pt;
-    if (blockIdx.x != 0 || threadIdx.x != 0)
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > windows + 1)
         return;
-    pt acc = pt::inf();
-    for (int w = (int)windows - 1; w >= 0; w--) {
-        for (unsigned i = 0; i < c && w != (int)windows - 1; i++)
-            pt::dbl(acc, acc);
-        pt::add(acc, acc, S[w]);
-    }
-    if (have_ones)
-        pt::add(acc, acc, *ones);
+    pt p = i < windows ? S[i] : i == windows && have_ones ? *ones : pt::inf();
     jacobian<typename G::field> j;
-    pt::to_jacobian(j, acc);
-    j.store(out);
+    pt::to_jacobian(j, p);
+    j.store(out + (size_t)i * 3 * (G::field::N / 2));
 }
 
 /* ---- planning ------------------------------------------------------------------------------------- */
 
 unsigned windows_for(unsigned bits, unsigned c) { return (bits + c) / c; }
+
+/* the most windows of any call (c = C_MIN), and the slots of window_jacobians' output */
+template <class G> constexpr unsigned max_windows() { return (G::bits + C_MIN) / C_MIN; }
+template <class G> constexpr size_t jac_slots_bytes() { return (max_windows<G>() + 2) * 3 * sizeof(typename G::field); }
+
+/* out = sum_w 2^(c w) S_w + ones by Horner's rule on the host, from window_jacobians' slots;
+ * infinity as the device writes it, (1, 1, 0) */
+template <class G> void host_combine(const uint64_t *slots, unsigned windows, unsigned c, uint64_t *out)
+{
+    typedef host_group<G> H;
+    typedef typename H::pt hp;
+    const hp *S = (const hp *)slots;
+    hp acc = S[windows]; /* the scalar-1 sum */
+    if (windows) {
+        hp h = S[windows - 1];
+        for (int w = (int)windows - 2; w >= 0; w--) {
+            for (unsigned i = 0; i < c; i++)
+                H::dbl(&h, &h);
+            H::add(&h, &h, &S[w]);
+        }
+        H::add(&acc, &acc, &h);
+    }
+    memcpy(out, H::is_inf(&acc) ? &S[windows + 1] : &acc, sizeof acc);
+}
 
 /* Window width for m general points: minimises W (m + 3 * 2^(c-1)) (a bucket's reduction costs
  * two full additions, about three mixed ones), at most C_MAX. */
@@ -893,6 +941,39 @@ red_plan reduce_plan(uint32_t windows, uint32_t M, int sms)
     }
 }
 
+/* The levels of plan rp over W windows of M buckets: R and D of level 0 in buf0 (2 W K_0 points),
+ * of level 1 in buf1 (2 W K_1), then alternating; the last level's D is S (W points). */
+template <class G>
+unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typename G::pt *buckets,
+                       typename G::pt *buf0, typename G::pt *buf1, typename G::pt *S, red_level<G> *lv)
+{
+    typedef typename G::pt pt;
+    pt *buf[2] = {buf0, buf1};
+    const size_t cap[2] = {(size_t)W * (M / rp.seg[0]), rp.levels > 1 ? (size_t)W * (M / rp.seg[0]) / rp.seg[1] : 0};
+    const pt *A = buckets, *Dprev = nullptr;
+    uint32_t n = M;
+    unsigned scale = 0;
+    for (unsigned l = 0; l < rp.levels; l++) {
+        red_level<G> &v = lv[l];
+        const bool last = l + 1 == rp.levels;
+        v.A = A;
+        v.shift = l ? 1u : 0u;
+        v.n = n;
+        v.seg = rp.seg[l];
+        v.scale = scale;
+        v.Dprev = Dprev;
+        v.R = last ? nullptr : buf[l & 1];
+        v.D = last ? S : buf[l & 1] + cap[l & 1];
+        v.threads = (size_t)W * (n / v.seg);
+        A = v.R;
+        Dprev = v.D;
+        n /= v.seg;
+        for (uint32_t g = v.seg; g > 1; g >>= 1)
+            scale++;
+    }
+    return rp.levels;
+}
+
 /* Scratch layout. The first part (idx .. S) has offsets independent of the window size. */
 struct layout {
     size_t idx, nsel, ones, out, S, keys, vals, keys_alt, vals_alt, cub_tmp, cub_bytes, buckets,
@@ -936,7 +1017,7 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     L.idx = o, o = align_up(o + n * 4);
     L.nsel = o, o = align_up(o + 4 * (MAX_LEVELS + 1));
     L.ones = o, o = align_up(o + (size_t)(2 * sms + 1) * pt);
-    L.out = o, o = align_up(o + 3 * sizeof(typename G::field) + 8);
+    L.out = o, o = align_up(o + jac_slots_bytes<G>() + 8); /* + the scalar-1 count */
     L.S = o, o = align_up(o + windows_for(G::bits, C_MIN) * pt);
     L.keys = o, o = align_up(o + total * 4);
     L.vals = o, o = align_up(o + total * 4);
@@ -1210,7 +1291,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
     size_t need = 0;
     layout L;
     unsigned c = C_MIN, W = 0;
-    uint64_t jac[3 * G::field::N / 2];
+    uint64_t slots[jac_slots_bytes<G>() / 8]; /* window sums etc. as Jacobians, for host_combine */
     cudaEvent_t ev[7] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
     if (n == 0) {
@@ -1258,7 +1339,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         }
         CZK_CU_CHECK(cub::DeviceSelect::If(scr + L.keys, tmp_bytes, thrust::counting_iterator<uint32_t>(0),
                                            idx, nsel, (int64_t)n, gp, stream));
-        unsigned long long *ones_cnt = (unsigned long long *)(scr + L.out + 3 * sizeof(typename G::field));
+        unsigned long long *ones_cnt = (unsigned long long *)(scr + L.out + jac_slots_bytes<G>());
         pt *ones = (pt *)(scr + L.ones);
         CZK_CU_CHECK(cudaMemsetAsync(ones_cnt, 0, sizeof *ones_cnt, stream));
         CZK_CU_LAUNCH(ones_kernel<G><<<ones_blocks, BLOCK, 0, stream>>>(bases, scalars, (uint32_t)n, ones,
@@ -1393,26 +1474,11 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
             stats.levels = level;
         CZK_CU_CHECK(cudaEventRecord(ev[4], stream));
         /* 5. reduce */
-        const red_plan rp = reduce_plan(W, (uint32_t)M, sms);
-        pt *S = (pt *)(scr + L.S);
-        pt *buf[2] = {(pt *)(scr + L.V), (pt *)(scr + L.V2)};
-        size_t cap[2] = {(size_t)W * (M / rp.seg[0]), rp.levels > 1 ? (size_t)W * (M / rp.seg[0]) / rp.seg[1] : 0};
-        const pt *A = buckets, *Dprev = nullptr;
-        uint32_t n = (uint32_t)M;
-        unsigned scale = 0;
-        for (unsigned l = 0; l < rp.levels; l++) {
-            const uint32_t sg = rp.seg[l];
-            const size_t th = (size_t)W * (n / sg);
-            const bool last = l + 1 == rp.levels;
-            pt *R = last ? nullptr : buf[l & 1], *D = last ? S : buf[l & 1] + cap[l & 1];
-            CZK_CU_LAUNCH(reduce_level<G><<<(unsigned)((th + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(
-                A, l ? 1u : 0u, n, W, sg, scale, Dprev, R, D));
-            A = R;
-            Dprev = D;
-            n /= sg;
-            for (uint32_t v = sg; v > 1; v >>= 1)
-                scale++;
-        }
+        red_level<G> lv[32];
+        const unsigned nl = reduce_levels<G>(reduce_plan(W, (uint32_t)M, sms), W, (uint32_t)M, buckets,
+                                             (pt *)(scr + L.V), (pt *)(scr + L.V2), (pt *)(scr + L.S), lv);
+        for (unsigned l = 0; l < nl; l++)
+            CZK_CU_LAUNCH(reduce_level<G><<<(unsigned)((lv[l].threads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(lv[l]));
         CZK_CU_CHECK(cudaEventRecord(ev[5], stream));
     } else {
         for (int i = 2; i < 6; i++)
@@ -1422,14 +1488,19 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         /* 6. combine */
         uint64_t *d_out = (uint64_t *)(scr + L.out);
         pt *ones_sum = (pt *)(scr + L.ones) + ones_blocks;
-        CZK_CU_LAUNCH(combine_kernel<G><<<1, 32, 0, stream>>>((pt *)(scr + L.S), W, c, ones_sum, n_ones != 0,
-                                                            d_out));
-        CZK_CU_CHECK(cudaMemcpyAsync(jac, d_out, sizeof jac, cudaMemcpyDeviceToHost, stream));
+        const size_t slot_bytes = 3 * sizeof(typename G::field);
+        CZK_CU_LAUNCH(window_jacobians<G><<<(W + 2 + 63) / 64, 64, 0, stream>>>((pt *)(scr + L.S), W, ones_sum,
+                                                                              n_ones != 0, d_out));
+        CZK_CU_CHECK(cudaMemcpyAsync(slots, d_out, (W + 2) * slot_bytes, cudaMemcpyDeviceToHost, stream));
         CZK_CU_CHECK(cudaEventRecord(ev[6], stream));
         CZK_CU_CHECK(cudaStreamSynchronize(stream));
-        memcpy(host_out, jac, sizeof jac);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        host_combine<G>(slots, W, c, host_out);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
         for (int i = 0; i < 6; i++)
             CZK_CU_CHECK(cudaEventElapsedTime(&stats.stage_ms[i], ev[i], ev[i + 1]));
+        stats.stage_ms[5] += (float)((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
     }
     stats.n_general = m;
     stats.n_ones = (size_t)n_ones;
