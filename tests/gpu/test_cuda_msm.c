@@ -642,15 +642,21 @@ static void test_msm_bad_args(void **state)
 }
 #endif /* CZK_USE_CUDA */
 
-int main(void)
+/* --host-only: the host emulation group alone (CI, no GPU) */
+int main(int argc, char **argv)
 {
+    const bool host_only = argc > 1 && strcmp(argv[1], "--host-only") == 0;
+    if (argc > 1 && !host_only) {
+        fprintf(stderr, "usage: test_cuda_msm [--host-only]\n");
+        return 2;
+    }
 #ifdef CZK_USE_CUDA
     czk_test_seed_init("test_cuda_msm");
     int n_dev = 0;
     const struct CMUnitTest host_tests[] = {cmocka_unit_test(test_field_host_emulation),
                                             cmocka_unit_test(test_msm_affine_host)};
     int rc = cmocka_run_group_tests_name("cuda_host_emulation", host_tests, NULL, NULL);
-    if (rc != 0)
+    if (rc != 0 || host_only)
         return rc;
     if (czk_cuda_device_count(&n_dev) != CZK_OK || n_dev == 0) {
         printf("test_cuda_msm: no CUDA device: device tests skipped\n");
