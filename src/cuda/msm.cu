@@ -89,27 +89,20 @@ void sorted_lists(const uint64_t *scalars, size_t n, unsigned c, unsigned W, std
 
 /* sum_w 2^(c w) sum_b (b + 1) B_{w,b}, to Jacobian: the device's level reduction (planned for
  * one SM, so that every window runs several levels) with each level's threads in a loop, then
- * the device's conversion and the host's Horner step */
+ * the device's combination */
 template <class G> void reduce_combine(const std::vector<typename G::pt> &buckets, unsigned W, size_t M, unsigned c,
                                        uint64_t *host_out)
 {
     typedef typename G::pt pt;
     const red_plan rp = reduce_plan(W, (uint32_t)M, 1);
     const size_t k0 = (size_t)W * (M / rp.seg[0]), k1 = rp.levels > 1 ? k0 / rp.seg[1] : 0;
-    std::vector<pt> buf0(2 * k0), buf1(2 * k1 + 1), S(W + 2, pt::inf());
+    std::vector<pt> buf0(2 * k0), buf1(2 * k1 + 1), S(W);
     red_level<G> lv[32];
     const unsigned nl = reduce_levels<G>(rp, W, (uint32_t)M, buckets.data(), buf0.data(), buf1.data(), S.data(), lv);
     for (unsigned l = 0; l < nl; l++)
         for (size_t t = 0; t < lv[l].threads; t++)
             reduce_level_at<G>(lv[l], t);
-    std::vector<uint64_t> slots(jac_slots_bytes<G>() / 8);
-    const size_t fw = G::field::N / 2;
-    for (unsigned i = 0; i < W + 2; i++) { /* window_jacobians' slots; no scalar-1 sum here */
-        jacobian<typename G::field> j;
-        pt::to_jacobian(j, i < W ? S[i] : pt::inf());
-        j.store(slots.data() + (size_t)i * 3 * fw);
-    }
-    host_combine<G>(slots.data(), W, c, host_out);
+    combine_windows<G>(S.data(), W, c, nullptr, 0, host_out);
 }
 
 template <class G>

@@ -7,9 +7,8 @@
  * are dropped, points whose scalar is 1 are summed directly, the rest are compacted; per window
  * the bucket indices are sorted with CUB's radix sort, the buckets accumulated (chunks of the
  * sorted list per thread, runs that cross chunk boundaries combined in further passes), reduced
- * (running sums over bucket segments, in levels) on the device; the window sums are combined by
- * Horner's rule on the host. The window size is chosen from the number of points and the SM
- * count.
+ * (running sums over bucket segments) and the windows combined by Horner's rule, all on the
+ * device. The window size is chosen from the number of points and the SM count.
  *
  * Threading: one call at a time per stream; calls on different streams may run concurrently
  * (each uses its own scratch). Bases and scalars are only read.
@@ -61,8 +60,7 @@ enum czk_status czk_cuda_msm(cudaStream_t stream, enum czk_groth16_curve curve, 
 /* Plan of one call (for benches and tests): window bits, windows, points per accumulation
  * chunk, and the counts of the last call on this thread (general points, points with scalar 1);
  * stage_ms: device time of its stages (CUDA events): select (general points, scalar-1 sum),
- * digits, sort, accumulate (all passes), reduce, combine (the copy to the host and the host's
- * Horner step, wall time). */
+ * digits, sort, accumulate (all passes), reduce, combine (with the copy to the host). */
 enum { CZK_MSM_STAGES = 6 };
 /* Bucket accumulation: XYZZ (one point added at a time per thread, 8M + 2S), batch-affine
  * lanes (lanes of a thread share one inversion per step, 5M + 1S + 1/lanes inversions) or the

@@ -18,8 +18,8 @@
  *  5. reduce: per window, sum_b (b + 1) B_b in levels (reduce_level): a level's threads take
  *     segments of `seg` entries and leave their running sums; the sums of the segments become
  *     the next level's entries (their weights seg times larger), until one segment per window.
- *  6. combine: the window sums and the scalar-1 sum converted to Jacobian on the device and
- *     copied to the host, where Horner's rule (c doublings a window) runs on the CPU.
+ *  6. combine: Horner over the windows (c doublings each) plus the sum of the scalar-1 points,
+ *     converted to Jacobian on the device and copied to the host.
  * Step 4's first pass is XYZZ (accumulate_first: one point at a time per thread, 8M + 2S per
  * mixed addition) or batch-affine (accumulate_affine: lanes of a thread sharing one inversion
  * per step, 5M + 1S); acc_for picks it (G2 from 2^24 sorted entries: batch-affine, measured
@@ -31,7 +31,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda_runtime.h>
 
@@ -86,24 +85,6 @@ typedef group_t<fp_bn254, 254> g1_bn254_t;
 typedef group_t<fp2_bn254, 254> g2_bn254_t;
 typedef group_t<fp_bls12_381, 255> g1_bls12_381_t;
 typedef group_t<fp2_bls12_381, 255> g2_bls12_381_t;
-
-/* The host's group operations on czk_ec.h's Jacobian structs (the same layout as jacobian<F>'s
- * store): the final Horner step over the window sums runs on the CPU, where its few hundred
- * dependent doublings take microseconds instead of a single GPU thread's milliseconds. */
-template <class G> struct host_group;
-#define CZK_HOST_GROUP(T, NAME)                                                                           \
-    template <> struct host_group<T> {                                                                   \
-        typedef struct czk_##NAME pt;                                                                   \
-        static_assert(sizeof(pt) == 3 * sizeof(T::field), "czk_" #NAME " is the device Jacobian layout"); \
-        static void dbl(pt *r, const pt *a) { czk_##NAME##_dbl(r, a); }                                  \
-        static void add(pt *r, const pt *a, const pt *b) { czk_##NAME##_add(r, a, b); }                  \
-        static bool is_inf(const pt *a) { return czk_##NAME##_is_inf(a); }                               \
-    };
-CZK_HOST_GROUP(g1_bn254_t, g1_bn254)
-CZK_HOST_GROUP(g2_bn254_t, g2_bn254)
-CZK_HOST_GROUP(g1_bls12_381_t, g1_bls12_381)
-CZK_HOST_GROUP(g2_bls12_381_t, g2_bls12_381)
-#undef CZK_HOST_GROUP
 
 /* ---- small device helpers ---------------------------------------------------------------------- */
 template <class G> __device__ __forceinline__ typename G::aff load_base(const uint64_t *bases, uint32_t i)
@@ -712,49 +693,37 @@ __global__ void __launch_bounds__(BLOCK)
         out[blockIdx.x] = acc;
 }
 
-/* Jacobians (host layout) of the window sums S[0..W) in slots 0..W-1, of the scalar-1 sum in
- * slot W (infinity when there is none) and of infinity in slot W + 1, for host_combine. */
+/* Horner over the window sums, plus the scalar-1 sum; Jacobian into out (host layout). One
+ * thread: its c (W - 1) doublings are one dependent chain. The host checks run it too. */
 template <class G>
-__global__ void window_jacobians(const typename G::pt *S, uint32_t windows, const typename G::pt *ones,
-                                 int have_ones, uint64_t *out)
+CZK_HD void combine_windows(const typename G::pt *S, uint32_t windows, unsigned c, const typename G::pt *ones,
+                            int have_ones, uint64_t *out)
 {
     typedef typename G::pt pt;
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i > windows + 1)
-        return;
-    pt p = i < windows ? S[i] : i == windows && have_ones ? *ones : pt::inf();
+    pt acc = pt::inf();
+    for (int w = (int)windows - 1; w >= 0; w--) {
+        for (unsigned i = 0; i < c && w != (int)windows - 1; i++)
+            pt::dbl(acc, acc);
+        pt::add(acc, acc, S[w]);
+    }
+    if (have_ones)
+        pt::add(acc, acc, *ones);
     jacobian<typename G::field> j;
-    pt::to_jacobian(j, p);
-    j.store(out + (size_t)i * 3 * (G::field::N / 2));
+    pt::to_jacobian(j, acc);
+    j.store(out);
+}
+
+template <class G>
+__global__ void combine_kernel(const typename G::pt *S, uint32_t windows, unsigned c,
+                               const typename G::pt *ones, int have_ones, uint64_t *out)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        combine_windows<G>(S, windows, c, ones, have_ones, out);
 }
 
 /* ---- planning ------------------------------------------------------------------------------------- */
 
 unsigned windows_for(unsigned bits, unsigned c) { return (bits + c) / c; }
-
-/* the most windows of any call (c = C_MIN), and the slots of window_jacobians' output */
-template <class G> constexpr unsigned max_windows() { return (G::bits + C_MIN) / C_MIN; }
-template <class G> constexpr size_t jac_slots_bytes() { return (max_windows<G>() + 2) * 3 * sizeof(typename G::field); }
-
-/* out = sum_w 2^(c w) S_w + ones by Horner's rule on the host, from window_jacobians' slots;
- * infinity as the device writes it, (1, 1, 0) */
-template <class G> void host_combine(const uint64_t *slots, unsigned windows, unsigned c, uint64_t *out)
-{
-    typedef host_group<G> H;
-    typedef typename H::pt hp;
-    const hp *S = (const hp *)slots;
-    hp acc = S[windows]; /* the scalar-1 sum */
-    if (windows) {
-        hp h = S[windows - 1];
-        for (int w = (int)windows - 2; w >= 0; w--) {
-            for (unsigned i = 0; i < c; i++)
-                H::dbl(&h, &h);
-            H::add(&h, &h, &S[w]);
-        }
-        H::add(&acc, &acc, &h);
-    }
-    memcpy(out, H::is_inf(&acc) ? &S[windows + 1] : &acc, sizeof acc);
-}
 
 /* Window width for m general points: minimises W (m + 3 * 2^(c-1)) (a bucket's reduction costs
  * two full additions, about three mixed ones), at most C_MAX. */
@@ -1017,7 +986,7 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     L.idx = o, o = align_up(o + n * 4);
     L.nsel = o, o = align_up(o + 4 * (MAX_LEVELS + 1));
     L.ones = o, o = align_up(o + (size_t)(2 * sms + 1) * pt);
-    L.out = o, o = align_up(o + jac_slots_bytes<G>() + 8); /* + the scalar-1 count */
+    L.out = o, o = align_up(o + 3 * sizeof(typename G::field) + 8);
     L.S = o, o = align_up(o + windows_for(G::bits, C_MIN) * pt);
     L.keys = o, o = align_up(o + total * 4);
     L.vals = o, o = align_up(o + total * 4);
@@ -1291,7 +1260,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
     size_t need = 0;
     layout L;
     unsigned c = C_MIN, W = 0;
-    uint64_t slots[jac_slots_bytes<G>() / 8]; /* window sums etc. as Jacobians, for host_combine */
+    uint64_t jac[3 * G::field::N / 2];
     cudaEvent_t ev[7] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
     if (n == 0) {
@@ -1339,7 +1308,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         }
         CZK_CU_CHECK(cub::DeviceSelect::If(scr + L.keys, tmp_bytes, thrust::counting_iterator<uint32_t>(0),
                                            idx, nsel, (int64_t)n, gp, stream));
-        unsigned long long *ones_cnt = (unsigned long long *)(scr + L.out + jac_slots_bytes<G>());
+        unsigned long long *ones_cnt = (unsigned long long *)(scr + L.out + 3 * sizeof(typename G::field));
         pt *ones = (pt *)(scr + L.ones);
         CZK_CU_CHECK(cudaMemsetAsync(ones_cnt, 0, sizeof *ones_cnt, stream));
         CZK_CU_LAUNCH(ones_kernel<G><<<ones_blocks, BLOCK, 0, stream>>>(bases, scalars, (uint32_t)n, ones,
@@ -1488,19 +1457,14 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         /* 6. combine */
         uint64_t *d_out = (uint64_t *)(scr + L.out);
         pt *ones_sum = (pt *)(scr + L.ones) + ones_blocks;
-        const size_t slot_bytes = 3 * sizeof(typename G::field);
-        CZK_CU_LAUNCH(window_jacobians<G><<<(W + 2 + 63) / 64, 64, 0, stream>>>((pt *)(scr + L.S), W, ones_sum,
-                                                                              n_ones != 0, d_out));
-        CZK_CU_CHECK(cudaMemcpyAsync(slots, d_out, (W + 2) * slot_bytes, cudaMemcpyDeviceToHost, stream));
+        CZK_CU_LAUNCH(combine_kernel<G><<<1, 32, 0, stream>>>((pt *)(scr + L.S), W, c, ones_sum, n_ones != 0,
+                                                            d_out));
+        CZK_CU_CHECK(cudaMemcpyAsync(jac, d_out, sizeof jac, cudaMemcpyDeviceToHost, stream));
         CZK_CU_CHECK(cudaEventRecord(ev[6], stream));
         CZK_CU_CHECK(cudaStreamSynchronize(stream));
-        struct timespec t0, t1;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        host_combine<G>(slots, W, c, host_out);
-        clock_gettime(CLOCK_MONOTONIC, &t1);
+        memcpy(host_out, jac, sizeof jac);
         for (int i = 0; i < 6; i++)
             CZK_CU_CHECK(cudaEventElapsedTime(&stats.stage_ms[i], ev[i], ev[i + 1]));
-        stats.stage_ms[5] += (float)((double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6);
     }
     stats.n_general = m;
     stats.n_ones = (size_t)n_ones;
