@@ -95,9 +95,8 @@ template <class G> void reduce_combine(const std::vector<typename G::pt> &bucket
 {
     typedef typename G::pt pt;
     const red_plan rp = reduce_plan(W, (uint32_t)M, 1);
-    const size_t k0 = (size_t)W * (M / rp.seg[0]), k1 = rp.levels > 1 ? k0 / rp.seg[1] : 0;
-    std::vector<pt> buf0(2 * k0), buf1(2 * k1 + 1), S(W);
-    red_level<G> lv[32];
+    std::vector<pt> buf0(2 * rp.cap[0]), buf1(2 * rp.cap[1] + 1), S(W);
+    red_level<G> lv[RED_MAX_LEVELS];
     const unsigned nl = reduce_levels<G>(rp, W, (uint32_t)M, buckets.data(), buf0.data(), buf1.data(), S.data(), lv);
     for (unsigned l = 0; l < nl; l++)
         for (size_t t = 0; t < lv[l].threads; t++)

@@ -886,10 +886,14 @@ uint32_t choose_seg(uint32_t windows, uint32_t M, int sms)
 }
 
 /* the reduction's levels: the first level's seg from choose_seg (red_f threads per SM slot),
- * the later ones (far fewer entries) at least RED_SEG_MIN, which keeps the levels few */
+ * the later ones (far fewer entries) at least RED_SEG_MIN, which keeps the levels few; cap: the
+ * points of one output (R or D) of level 0 and of level 1 (0 without one), which the later levels
+ * reuse alternately */
+constexpr unsigned RED_MAX_LEVELS = 32; /* seg >= 2 and M <= 2^(C_MAX - 1): at most 19 */
 struct red_plan {
     unsigned levels;
-    uint32_t seg[32];
+    uint32_t seg[RED_MAX_LEVELS];
+    size_t cap[2];
 };
 
 red_plan reduce_plan(uint32_t windows, uint32_t M, int sms)
@@ -905,20 +909,22 @@ red_plan reduce_plan(uint32_t windows, uint32_t M, int sms)
             seg = n;
         p.seg[p.levels++] = seg;
         if (seg >= n)
-            return p;
+            break;
         n /= seg;
     }
+    p.cap[0] = (size_t)windows * (M / p.seg[0]);
+    p.cap[1] = p.levels > 1 ? p.cap[0] / p.seg[1] : 0;
+    return p;
 }
 
-/* The levels of plan rp over W windows of M buckets: R and D of level 0 in buf0 (2 W K_0 points),
- * of level 1 in buf1 (2 W K_1), then alternating; the last level's D is S (W points). */
+/* The levels of plan rp over W windows of M buckets: R and D of level 0 in buf0 (2 rp.cap[0]
+ * points), of level 1 in buf1 (2 rp.cap[1]), then alternating; the last level's D is S (W points). */
 template <class G>
 unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typename G::pt *buckets,
                        typename G::pt *buf0, typename G::pt *buf1, typename G::pt *S, red_level<G> *lv)
 {
     typedef typename G::pt pt;
     pt *buf[2] = {buf0, buf1};
-    const size_t cap[2] = {(size_t)W * (M / rp.seg[0]), rp.levels > 1 ? (size_t)W * (M / rp.seg[0]) / rp.seg[1] : 0};
     const pt *A = buckets, *Dprev = nullptr;
     uint32_t n = M;
     unsigned scale = 0;
@@ -932,7 +938,7 @@ unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typenam
         v.scale = scale;
         v.Dprev = Dprev;
         v.R = last ? nullptr : buf[l & 1];
-        v.D = last ? S : buf[l & 1] + cap[l & 1];
+        v.D = last ? S : buf[l & 1] + rp.cap[l & 1];
         v.threads = (size_t)W * (n / v.seg);
         A = v.R;
         Dprev = v.D;
@@ -981,7 +987,6 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     const bool affine = pl.acc == CZK_MSM_ACC_AFFINE;
     size_t p1 = first_partials(total, sms, affine), p2 = 2 * ((p1 + NEXT_CHUNK - 1) / NEXT_CHUNK);
     size_t lanes = total && affine ? affine_lanes_bound(total, sms) : 0;
-    uint32_t seg = choose_seg(W, (uint32_t)M, sms);
     size_t o = 0;
     L.idx = o, o = align_up(o + n * 4);
     L.nsel = o, o = align_up(o + 4 * (MAX_LEVELS + 1));
@@ -1005,9 +1010,8 @@ template <class G> layout make_layout(size_t n, size_t m, unsigned c, size_t cub
     /* the reduction's R and D: the first level's (W K each), then the second's (W K / seg_1 each),
      * the later levels alternating between the two */
     const red_plan rp = reduce_plan(W, (uint32_t)M, sms);
-    const size_t k0 = (size_t)W * (M / seg), k1 = rp.levels > 1 ? k0 / rp.seg[1] : 0;
-    L.V = o, o = align_up(o + 2 * k0 * pt);
-    L.V2 = o, o = align_up(o + 2 * k1 * pt);
+    L.V = o, o = align_up(o + 2 * rp.cap[0] * pt);
+    L.V2 = o, o = align_up(o + 2 * rp.cap[1] * pt);
     L.aid = o, o = align_up(o + lanes * 4); /* batch-affine lane state */
     L.ax = o, o = align_up(o + lanes * sizeof(typename G::field));
     L.ay = o, o = align_up(o + lanes * sizeof(typename G::field));
@@ -1443,7 +1447,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
             stats.levels = level;
         CZK_CU_CHECK(cudaEventRecord(ev[4], stream));
         /* 5. reduce */
-        red_level<G> lv[32];
+        red_level<G> lv[RED_MAX_LEVELS];
         const unsigned nl = reduce_levels<G>(reduce_plan(W, (uint32_t)M, sms), W, (uint32_t)M, buckets,
                                              (pt *)(scr + L.V), (pt *)(scr + L.V2), (pt *)(scr + L.S), lv);
         for (unsigned l = 0; l < nl; l++)
