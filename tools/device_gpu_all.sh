@@ -13,17 +13,10 @@
 set -u
 B="${1:-$PWD/build-dev-all}"
 O="${OUT:-$PWD/out-dev-all}"
-mkdir -p "$O"
-if [ ! -d "$B" ] && [ -f "$B.tar.xz" ]; then
-    mkdir -p "$B" && tar -xJf "$B.tar.xz" -C "$B"
-fi
-chmod +x "$B"/czk "$B"/test_* 2>/dev/null
-export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-summary="$O/summary.txt"
-: >"$summary"
 STEP_WIDTH=12
 STEP_PATTERN='PASSED|FAILED|passed|skipped|^bench: (msm|field) '
 . "$(dirname "$0")/device_lib.sh"
+device_setup "$B" summary.txt
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 MSM="$B/czk bench msm --backend cuda"
 MODE="${2:-all}"

@@ -19,3 +19,18 @@ step() {
         "$(grep -E "${STEP_PATTERN:-PASSED|FAILED|passed|skipped}" "$O/$name.log" | tail -1 |
             sed -e 's/scratch_bytes=[0-9]* //' -e 's/bases_ms=[0-9.]* //' | cut -c1-250)" | tee -a "$summary"
 }
+
+# device_setup DIR SUMMARY_NAME: unpacks DIR.tar.xz into DIR when DIR is absent, makes its
+# binaries executable, puts DIR on LD_LIBRARY_PATH (libcmocka, libjansson travel in it), creates
+# $O and an empty summary file $O/SUMMARY_NAME (sets summary).
+device_setup() {
+    local b="$1"
+    mkdir -p "$O"
+    if [ ! -d "$b" ] && [ -f "$b.tar.xz" ]; then
+        mkdir -p "$b" && tar -xJf "$b.tar.xz" -C "$b"
+    fi
+    chmod +x "$b"/czk* "$b"/test_* 2>/dev/null
+    export LD_LIBRARY_PATH="$b${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    summary="$O/$2"
+    : >"$summary"
+}

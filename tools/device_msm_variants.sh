@@ -11,18 +11,12 @@ set -u
 B="${1:-$PWD/build-dev-all}"
 ALT="${2:-}"
 O="${OUT:-$PWD/out-dev-var}"
-mkdir -p "$O"
-if [ ! -d "$B" ] && [ -f "$B.tar.xz" ]; then
-    mkdir -p "$B" && tar -xJf "$B.tar.xz" -C "$B"
-fi
-[ -n "$ALT" ] && [ ! -f "$ALT" ] && [ -f "$ALT.xz" ] && xz -dk "$ALT.xz"
-chmod +x "$B"/czk ${ALT:+"$ALT"} 2>/dev/null
-export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-summary="$O/summary.txt"
-: >"$summary"
 STEP_WIDTH=16
 STEP_PATTERN='^bench: msm '
 . "$(dirname "$0")/device_lib.sh"
+device_setup "$B" summary-variants.txt
+[ -n "$ALT" ] && [ ! -f "$ALT" ] && [ -f "$ALT.xz" ] && xz -dk "$ALT.xz"
+[ -n "$ALT" ] && chmod +x "$ALT"
 benches() { # PREFIX CZK ENV...
     local p="$1" z="$2"
     shift 2

@@ -12,14 +12,8 @@ set -u
 B="${1:-$PWD/build-dev-all}"
 ALT="${2:-}"
 O="${OUT:-$PWD/out-dev-verify}"
-mkdir -p "$O"
-if [ ! -d "$B" ] && [ -f "$B.tar.xz" ]; then
-    mkdir -p "$B" && tar -xJf "$B.tar.xz" -C "$B"
-fi
-export LD_LIBRARY_PATH="$B${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-summary="$O/summary-verify.txt"
-: >"$summary"
 . "$(dirname "$0")/device_lib.sh"
+device_setup "$B" summary-verify.txt
 step msm_small 240 "$B/test_cuda_msm"
 step msm_small_red1 240 env CZK_MSM_RED_F=1 "$B/test_cuda_msm"
 bash "$(dirname "$0")/device_gpu_all.sh" "$B" suites 2>&1 | tail -8
