@@ -133,6 +133,16 @@ CZK_API bool czk_device_supports(czk_device_t dev, enum czk_groth16_curve curve,
 CZK_API void *czk_device_host_alloc(czk_device_t dev, size_t size);
 CZK_API void czk_device_host_free(czk_device_t dev, void *ptr);
 
+/**
+ * Device memory an MSM of n points in G1 (group 1) or G2 (group 2) of `curve` takes on
+ * `dev` beyond its bases, scalars and output, at the least: the scratch of its slowest
+ * plan. A call runs a faster plan when it can have more (czk_backend_set_scratch_budget).
+ * 0 on devices that take no scratch of their own (the CPU) and for a bad curve or group.
+ * A caller that reserves device memory for its work reserves this much for its MSMs.
+ */
+CZK_API uint64_t czk_device_msm_scratch(czk_device_t dev, enum czk_groth16_curve curve,
+                                        unsigned group, size_t n);
+
 /* ---- backends (execution contexts) ------------------------------------------- */
 
 /**
@@ -150,6 +160,18 @@ CZK_API czk_device_t czk_backend_get_device(czk_backend_t be);
 CZK_API const char *czk_backend_name(czk_backend_t be);
 /** Resolved host thread count (>= 1). */
 CZK_API unsigned czk_backend_threads(czk_backend_t be);
+
+struct czk_budget; /* src/mem/mem.h: a budget of bytes (the engine's, one per GPU) */
+
+/**
+ * Device scratch beyond an operation's least (czk_device_msm_scratch) comes out of
+ * `budget` (borrowed; the device's memory budget, whose holders reserve their buffers
+ * there): reserved without waiting before the operation, released when it returns; an
+ * operation that cannot have it (the budget full, or someone waiting on it) runs its
+ * least plan, which the caller's own reservation covers. NULL (the default): an
+ * operation plans with the device's free memory alone. No-op on a NULL backend.
+ */
+CZK_API void czk_backend_set_scratch_budget(czk_backend_t be, struct czk_budget *budget);
 
 /** Block until every operation and transfer issued on `be` has completed. */
 CZK_API enum czk_status czk_backend_synchronize(czk_backend_t be);

@@ -159,8 +159,9 @@ struct czk_engine_prover_i {
 CZK_API const struct czk_engine_prover_i *czk_engine_prover_default(void);
 
 /**
- * Memory a partition of a circuit with sizes `info` needs, from the key header alone
- * (N = domain_size, V = n_vars, T = backend threads, E = 32-byte field elements):
+ * Memory a partition of a circuit with sizes `info` needs on device `dev`, from the key
+ * header alone (N = domain_size, V = n_vars, T = backend threads, E = 32-byte field
+ * elements):
  *
  *   witness  W   = V·E + 4096                    (values; file header)
  *   a, b, c  ABC = 3·N·E
@@ -171,17 +172,24 @@ CZK_API const struct czk_engine_prover_i *czk_engine_prover_default(void);
  *                  BLS12-381, 128/256 on BN254), and its scalar-one buffer; the MSMs run
  *                  one after another, so one is live at a time)
  *   proof    P   = 4096 + (nPublic+1)·E
+ *   scratch  S1, S2 = czk_device_msm_scratch(dev, curve, 1, max(V, N)) and (dev, curve, 2, V):
+ *                  the device scratch of the G1 and G2 MSMs' least plans
  *
- *   CPU device:  host = W + ABC + M + P,  device = 0
- *   GPU device:  host = W + P + 16 MiB (staging),  device = W + ABC + N·E + 64 MiB
- *                (witness copy, a/b/c, the MSM scalars and scratch on the device)
+ *   CPU device (or dev NULL):  host = W + ABC + M + P,  device = 0
+ *   GPU device:  host = W + P + 16 MiB (staging),
+ *                device = W + N·E + 64 MiB + max(ABC, N·E + S1, S2)
+ *                (the witness copy and the NTT's twiddles throughout; a, b, c through the
+ *                synthesis and the NTTs; a, the H MSM's scalars, and the scratch through the
+ *                G1 MSMs; the scratch alone through the G2 MSM, a being released). An MSM
+ *                that finds more device memory free in the device's budget runs a faster
+ *                plan with it for its duration (czk_backend_set_scratch_budget).
  *
  * When a slab holds the witness (pool configured) W is taken from the pool, whose bytes
  * are reserved in the host budget for its lifetime, and is not reserved again. The
  * bound is checked against the sampled heap peak of real CPU proofs (test_engine:
  * test_need_bound; generous for small circuits, where the MSM uses fewer buckets).
  */
-CZK_API void czk_engine_partition_need(const struct czk_prover_key_info *info, bool gpu,
+CZK_API void czk_engine_partition_need(const struct czk_prover_key_info *info, czk_device_t dev,
                                        unsigned threads, uint64_t *host_bytes,
                                        uint64_t *device_bytes);
 

@@ -195,6 +195,14 @@ void czk_device_host_free(czk_device_t dev, void *ptr)
         free(ptr);
 }
 
+uint64_t czk_device_msm_scratch(czk_device_t dev, enum czk_groth16_curve curve, unsigned group,
+                                size_t n)
+{
+    if (!dev || !curve_ok(curve) || (group != 1 && group != 2) || !dev->iface.msm_scratch)
+        return 0;
+    return dev->iface.msm_scratch(dev, curve, group, n);
+}
+
 /* ---- backends ----------------------------------------------------------------- */
 
 enum czk_status czk_backend_new(czk_device_t dev, unsigned threads, czk_backend_t *out, char *err,
@@ -227,6 +235,12 @@ void czk_backend_free(czk_backend_t be)
 }
 
 czk_device_t czk_backend_get_device(czk_backend_t be) { return be ? be->device : NULL; }
+
+void czk_backend_set_scratch_budget(czk_backend_t be, struct czk_budget *budget)
+{
+    if (be)
+        be->scratch_budget = budget;
+}
 
 const char *czk_backend_name(czk_backend_t be) { return be ? czk_device_name(be->device) : "none"; }
 

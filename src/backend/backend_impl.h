@@ -61,6 +61,10 @@ struct czk_device_i {
     void *(*host_alloc)(czk_device_t dev, size_t size);
     /* (optional) release host_alloc memory; default: free */
     void (*host_free)(czk_device_t dev, void *ptr);
+    /* (optional) device memory an MSM of n points in `group` takes beyond its inputs and
+     * output at the least (czk_device_msm_scratch; curve and group valid); default: 0 */
+    uint64_t (*msm_scratch)(czk_device_t dev, enum czk_groth16_curve curve, unsigned group,
+                            size_t n);
 };
 
 struct czk_device {
@@ -121,6 +125,7 @@ struct czk_backend {
     struct czk_backend_i iface;
     czk_device_t device;
     unsigned threads; /* host threads, resolved (>= 1) */
+    struct czk_budget *scratch_budget; /* czk_backend_set_scratch_budget; NULL = none */
     void *context;
 };
 

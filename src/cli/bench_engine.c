@@ -556,7 +556,7 @@ static int be_run_rss(const struct be_opts *o, const struct be_circuit *big, str
     czk_srs_info(v.srs, "c", &si);
     r->key_bytes = si.host_bytes;
     uint64_t dev_need;
-    czk_engine_partition_need(&si.key, false, czk_threads_resolve(o->threads),
+    czk_engine_partition_need(&si.key, NULL, czk_threads_resolve(o->threads),
                               &r->part_need, &dev_need);
     czk_job_id ids[BE_RSS_JOBS];
     size_t n_sub = 0;

@@ -41,6 +41,7 @@
 #include "cuda/cuda_bench.h"
 #include "cuda/cuda_internal.h"
 #include "cuda/msm_cuda.h"
+#include "mem/mem.h"
 
 /* ---- errors and health ---------------------------------------------------------------- */
 
@@ -489,8 +490,8 @@ static enum czk_status be_to_canonical(czk_backend_t be, enum czk_groth16_curve 
 /* Scratch an MSM may take beyond its least plan (a larger scratch runs a faster plan, see
  * czk_cuda_msm_scratch_fit): CZK_CUDA_MSM_SCRATCH_MB MiB (0: the least plan only), by default half
  * of the device's memory (every plan measured fits: BLS12-381 G1 2^26 takes 55 GB of an H200's 141
- * at B = 4096); never more than the free memory less 1/16 of the device (left
- * to the device's other worker and the runtime). An invalid value is reported once and ignored. */
+ * at B = 4096); never more than czk_cuda_msm_room of the free memory. An invalid value is
+ * reported once and ignored. */
 static long long g_msm_cap_mb = -1; /* -1: the default */
 static void msm_cap_from_env(void)
 {
@@ -508,9 +509,57 @@ static size_t msm_scratch_avail(size_t fr, size_t total)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, msm_cap_from_env);
-    size_t cap = g_msm_cap_mb >= 0 ? (size_t)g_msm_cap_mb << 20 : total / 2, keep = total / 16;
-    size_t room = fr > keep ? fr - keep : 0;
+    size_t cap = g_msm_cap_mb >= 0 ? (size_t)g_msm_cap_mb << 20 : total / 2, room = czk_cuda_msm_room(fr, total);
     return cap < room ? cap : room;
+}
+
+static uint64_t dev_msm_scratch(czk_device_t dev, enum czk_groth16_curve curve, unsigned group, size_t n)
+{
+    struct czk_cuda_device *d = czk_cuda_dev_of(dev);
+    if (cudaSetDevice(d->ordinal) != cudaSuccess) /* the plan counts this device's SMs */
+        (void)cudaGetLastError();
+    return czk_cuda_msm_scratch_bytes(curve, group, n);
+}
+
+/*
+ * The MSM's scratch: the fastest plan that fits the free memory (msm_scratch_avail) and, when the
+ * backend has a scratch budget, the least plan (the caller's reservation) plus what that budget
+ * has free, reserved without waiting (*extra, released by the caller after the call). Memory
+ * taken since the query, or a budget that filled meanwhile: the least plan.
+ */
+static enum czk_status msm_scratch_take(czk_backend_t be, struct czk_cuda_ctx *x, enum czk_groth16_curve curve,
+                                        unsigned group, size_t n, void **scratch, size_t *bytes, uint64_t *extra)
+{
+    size_t least = czk_cuda_msm_scratch_bytes(curve, group, n), fr = 0, total = 0;
+    *extra = 0;
+    if (least == 0)
+        return czk_errf(CZK_ERR_INVALID_ARG, x->err, sizeof x->err, "%s: msm: bad curve %d or group %u",
+                        x->d->name, (int)curve, group);
+    CZK_CUDA_TRY(cudaMemGetInfo(&fr, &total), x->err, sizeof x->err);
+    size_t spare = SIZE_MAX;
+    if (be->scratch_budget) {
+        struct czk_budget_stats bs;
+        czk_budget_get_stats(be->scratch_budget, &bs);
+        spare = bs.limit > bs.reserved ? (size_t)(bs.limit - bs.reserved) : 0;
+    }
+    size_t need = czk_cuda_msm_scratch_plan(curve, group, n, msm_scratch_avail(fr, total), spare);
+    if (need > least && be->scratch_budget) {
+        if (czk_budget_try_reserve(be->scratch_budget, need - least))
+            *extra = need - least;
+        else
+            need = least;
+    }
+    enum czk_status st = czk_cuda_dev_alloc(x->d, need, scratch, x->err, sizeof x->err);
+    if (st == CZK_ERR_DEVICE && need > least) {
+        need = least;
+        st = czk_cuda_dev_alloc(x->d, need, scratch, x->err, sizeof x->err);
+    }
+    if ((st != CZK_OK || need == least) && *extra) {
+        czk_budget_release(be->scratch_budget, *extra);
+        *extra = 0;
+    }
+    *bytes = need;
+    return st;
 }
 
 static enum czk_status be_msm(czk_backend_t be, enum czk_groth16_curve curve, unsigned group,
@@ -521,25 +570,18 @@ static enum czk_status be_msm(czk_backend_t be, enum czk_groth16_curve curve, un
     enum czk_status st = czk_cuda_enter(x);
     if (st != CZK_OK)
         return st;
-    size_t least = czk_cuda_msm_scratch_bytes(curve, group, n), fr = 0, total = 0;
-    if (least == 0)
-        return czk_errf(CZK_ERR_INVALID_ARG, x->err, sizeof x->err,
-                        "%s: msm: bad curve %d or group %u", x->d->name, (int)curve, group);
-    CZK_CUDA_TRY(cudaMemGetInfo(&fr, &total), x->err, sizeof x->err);
-    size_t need = czk_cuda_msm_scratch_fit(curve, group, n, msm_scratch_avail(fr, total));
     void *scratch = NULL;
-    st = czk_cuda_dev_alloc(x->d, need, &scratch, x->err, sizeof x->err);
-    if (st == CZK_ERR_DEVICE && need > least) { /* memory taken since the query: the least plan */
-        need = least;
-        st = czk_cuda_dev_alloc(x->d, need, &scratch, x->err, sizeof x->err);
-    }
-    if (st != CZK_OK)
+    size_t bytes = 0;
+    uint64_t extra = 0;
+    if ((st = msm_scratch_take(be, x, curve, group, n, &scratch, &bytes, &extra)) != CZK_OK)
         return st;
     st = czk_cuda_msm(x->stream, curve, group, bases->ptr, (const uint8_t *)scalars->ptr + scalar_off * 32,
-                      n, out, scratch, need, x->err, sizeof x->err);
+                      n, out, scratch, bytes, x->err, sizeof x->err);
     if (st == CZK_ERR_DEVICE_LOST)
         czk_cuda_mark_lost(x->d->ordinal);
     czk_cuda_dev_free(x->d, scratch);
+    if (extra)
+        czk_budget_release(be->scratch_budget, extra);
     return st;
 }
 
@@ -652,6 +694,7 @@ static void reg_init(void)
         d->dev.iface.buf_free = dev_buf_free;
         d->dev.iface.host_alloc = dev_host_alloc;
         d->dev.iface.host_free = dev_host_free;
+        d->dev.iface.msm_scratch = dev_msm_scratch;
         d->dev.reg = &g_reg;
         d->dev.host_memory = false;
         d->dev.context = d;

@@ -28,6 +28,21 @@ extern "C" size_t czk_cuda_msm_scratch_fit(enum czk_groth16_curve curve, unsigne
     return 0;
 }
 
+extern "C" size_t czk_cuda_msm_room(size_t free_bytes, size_t total_bytes)
+{
+    const size_t least = (size_t)256 << 20, keep = total_bytes / 16 > least ? total_bytes / 16 : least;
+    return free_bytes > keep ? free_bytes - keep : 0;
+}
+
+extern "C" size_t czk_cuda_msm_scratch_plan(enum czk_groth16_curve curve, unsigned group, size_t n, size_t avail,
+                                            size_t spare)
+{
+    const size_t least = czk_cuda_msm_scratch_fit(curve, group, n, 0);
+    if (avail > least && avail - least > spare)
+        avail = least + spare;
+    return czk_cuda_msm_scratch_fit(curve, group, n, avail);
+}
+
 extern "C" size_t czk_cuda_msm_scratch_bytes(enum czk_groth16_curve curve, unsigned group, size_t n)
 {
     return czk_cuda_msm_scratch_fit(curve, group, n, 0);

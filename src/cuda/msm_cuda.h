@@ -39,6 +39,15 @@ size_t czk_cuda_msm_scratch_bytes(enum czk_groth16_curve curve, unsigned group, 
  * the tree accumulation take more items per inversion, and G1 take the tree at all); the least
  * (czk_cuda_msm_scratch_bytes) when none fits. */
 size_t czk_cuda_msm_scratch_fit(enum czk_groth16_curve curve, unsigned group, size_t n, size_t avail);
+/* Of `free_bytes` free on a device of `total_bytes`, what an MSM may plan its scratch with: the
+ * free memory less a reserve of 1/16 of the device (at least 256 MiB) for the runtime, library
+ * workspaces and the device's other worker. */
+size_t czk_cuda_msm_room(size_t free_bytes, size_t total_bytes);
+/* The scratch to run with: the fastest plan within `avail` bytes (the device's room, capped)
+ * that takes at most `spare` bytes beyond the least plan (what a memory budget has unreserved;
+ * SIZE_MAX: no budget). The least plan when nothing larger fits. */
+size_t czk_cuda_msm_scratch_plan(enum czk_groth16_curve curve, unsigned group, size_t n, size_t avail,
+                                 size_t spare);
 
 /*
  * out = sum scalars[i]·bases[i]; bases: n affine points on the device (zkey layout, infinity =

@@ -1143,15 +1143,13 @@ template <class G> size_t scratch_for(size_t n, size_t avail)
     return need;
 }
 
-/* Device memory a call without scratch of its own may plan with: what is free less a reserve of
- * 1/16 (at least 256 MiB) for the runtime and other users of the device. */
+/* Device memory a call without scratch of its own may plan with (czk_cuda_msm_room). */
 inline size_t free_for_scratch()
 {
     size_t fr = 0, total = 0;
     if (cudaMemGetInfo(&fr, &total) != cudaSuccess)
         return 0;
-    size_t keep = total / 16 > ((size_t)256 << 20) ? total / 16 : (size_t)256 << 20;
-    return fr > keep ? fr - keep : 0;
+    return czk_cuda_msm_room(fr, total);
 }
 
 /*

@@ -240,7 +240,7 @@ static enum czk_status job_needs(struct czk_engine *e, const char *circuit,
         if (e->prover->need)
             e->prover->need(e->pctx, k, e->devs[d].gpu, e->backend_threads, &h, &g);
         else
-            czk_engine_partition_need(k, e->devs[d].gpu, e->backend_threads, &h, &g);
+            czk_engine_partition_need(k, e->devs[d].dev, e->backend_threads, &h, &g);
         if (e->pool) /* the witness lives in a slab, already reserved */
             h = h > witness_bytes(k) ? h - witness_bytes(k) : 0;
         *host = h > *host ? h : *host;
@@ -664,10 +664,19 @@ static enum czk_status workers_start(struct czk_engine *e, char *err, size_t err
         w->e = e;
         w->id = i;
         w->dev = (int)(i / e->cfg.gpu_workers_per_device);
-        enum czk_status st =
-            czk_backend_new(e->devs[w->dev].dev, e->cfg.backend_threads, &w->be, err, errlen);
-        if (st != CZK_OK)
-            return st;
+        if (sem_init(&w->bes_free, 0, ENG_WORKER_BACKENDS) != 0)
+            return czk_errf(CZK_ERR_INTERNAL, err, errlen, "engine: sem_init failed");
+        w->bes_sem = true;
+        for (unsigned k = 0; k < ENG_WORKER_BACKENDS; k++) {
+            enum czk_status st = czk_backend_new(e->devs[w->dev].dev, e->cfg.backend_threads,
+                                                 &w->bes[k].be, err, errlen);
+            if (st != CZK_OK)
+                return st;
+            /* an MSM's scratch beyond its least plan (in the partition's need) from the
+             * device's budget, so it never takes memory a reservation was promised */
+            if (e->devs[w->dev].budget)
+                czk_backend_set_scratch_budget(w->bes[k].be, e->devs[w->dev].budget);
+        }
     }
     struct {
         struct eng_worker *w;
@@ -745,8 +754,12 @@ void czk_engine_free(czk_engine_t e)
         jobs_drain(e);
         workers_stop(e);
     }
-    for (unsigned i = 0; e->gpu && i < e->n_gpu; i++)
-        czk_backend_free(e->gpu[i].be);
+    for (unsigned i = 0; e->gpu && i < e->n_gpu; i++) {
+        for (unsigned k = 0; k < ENG_WORKER_BACKENDS; k++)
+            czk_backend_free(e->gpu[i].bes[k].be);
+        if (e->gpu[i].bes_sem)
+            sem_destroy(&e->gpu[i].bes_free);
+    }
     free(e->synth);
     free(e->gpu);
     free(e->fins);

@@ -127,6 +127,8 @@ struct eng_part {
     czk_prover_key_t key;      /* held in the SRS manager (warm) */
     bool key_held, dev_key_held;
     void *pjob;                /* in-flight prover job */
+    struct eng_worker *be_owner; /* the worker whose backend *beh is; NULL = none held */
+    struct eng_backend *beh;   /* the backend pjob runs on, held until retired */
     bool credit;               /* holds a lookahead credit */
     /* Outcome so far. */
     enum czk_status st;
@@ -180,13 +182,25 @@ struct eng_device {
     sem_t token;         /* compute token: one worker in czk_prove_start at a time */
 };
 
+/* A device worker's execution contexts. A partition holds one from czk_prove_start until it
+ * is retired, since czk_prove_finish (on a finalizer) runs the G2 MSM on the job's backend
+ * while the worker starts the next partition: two contexts let the two overlap without one
+ * context (a CUDA stream and its error buffer) used by two threads at once. */
+#define ENG_WORKER_BACKENDS 2
+struct eng_backend {
+    czk_backend_t be;
+    atomic_bool busy;   /* held by a partition */
+};
+
 struct eng_worker {
     struct czk_engine *e;
     pthread_t thread;
     bool started;
     unsigned id;  /* index within its kind */
     int dev;      /* device workers: index into e->devs */
-    czk_backend_t be;
+    struct eng_backend bes[ENG_WORKER_BACKENDS]; /* device workers */
+    sem_t bes_free;  /* counts the bes not busy */
+    bool bes_sem;    /* bes_free initialised */
 };
 
 struct czk_engine {

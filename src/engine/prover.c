@@ -80,8 +80,14 @@ static const struct czk_engine_prover_i real_prover = {
 
 const struct czk_engine_prover_i *czk_engine_prover_default(void) { return &real_prover; }
 
-void czk_engine_partition_need(const struct czk_prover_key_info *info, bool gpu, unsigned threads,
-                               uint64_t *host_bytes, uint64_t *device_bytes)
+static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+void czk_engine_partition_need(const struct czk_prover_key_info *info, czk_device_t dev,
+                               unsigned threads, uint64_t *host_bytes, uint64_t *device_bytes)
 {
     uint64_t N = info->domain_size, V = info->n_vars, T = threads ? threads : 1;
     bool bls = info->curve == CZK_GROTH16_CURVE_BLS12_381;
@@ -92,9 +98,16 @@ void czk_engine_partition_need(const struct czk_prover_key_info *info, bool gpu,
     uint64_t msm = 4 * big + T * ((1ull << 15) * (ga + gx + 1) + 2048 * (ga + 2 * ELEM) + 8192) +
                    65536;
     uint64_t proof = 4096 + ((uint64_t)info->n_public + 1) * ELEM;
-    if (gpu) {
+    struct czk_device_props pr;
+    memset(&pr, 0, sizeof pr);
+    if (dev)
+        czk_device_get_props(dev, &pr);
+    if (pr.type == CZK_DEVICE_TYPE_GPU) {
+        /* the G1 MSMs run on V (A, B1; C on fewer) and N (H) points, the G2 MSM on V */
+        uint64_t s1 = czk_device_msm_scratch(dev, info->curve, 1, (size_t)big);
+        uint64_t s2 = czk_device_msm_scratch(dev, info->curve, 2, (size_t)V);
         *host_bytes = wit + proof + (16ull << 20);
-        *device_bytes = wit + abc + N * ELEM + (64ull << 20);
+        *device_bytes = wit + N * ELEM + (64ull << 20) + max3(abc, N * ELEM + s1, s2);
     } else {
         *host_bytes = wit + abc + msm + proof;
         *device_bytes = 0;

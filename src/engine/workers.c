@@ -97,6 +97,12 @@ static void release_resources(struct czk_engine *e, struct eng_part *p)
         e->prover->job_free(e->pctx, p->pjob);
         p->pjob = NULL;
     }
+    if (p->beh) { /* after the job, the last user of the backend */
+        atomic_store(&p->beh->busy, false);
+        eng_sem_post(&p->be_owner->bes_free);
+        p->beh = NULL;
+        p->be_owner = NULL;
+    }
     if (p->w && p->w_owned)
         e->prover->witness_free(e->pctx, p->w);
     p->w = NULL;
@@ -312,11 +318,26 @@ static enum czk_status device_reserve(struct czk_engine *e, struct eng_part *p, 
     return CZK_OK;
 }
 
+/* One of w's backends for p, waiting until a partition it started has been retired. */
+static void backend_take(struct eng_worker *w, struct eng_part *p)
+{
+    eng_sem_wait(&w->bes_free);
+    for (unsigned i = 0;; i = (i + 1) % ENG_WORKER_BACKENDS) {
+        bool no = false;
+        if (atomic_compare_exchange_strong(&w->bes[i].busy, &no, true)) {
+            p->be_owner = w;
+            p->beh = &w->bes[i];
+            return;
+        }
+    }
+}
+
 static enum czk_status device_prove(struct czk_engine *e, struct eng_worker *w,
                                     struct eng_part *p)
 {
     struct eng_job *j = p->job;
     struct eng_device *d = &e->devs[w->dev];
+    backend_take(w, p);
     enum czk_status st = device_reserve(e, p, w->dev);
     if (st != CZK_OK)
         return st;
@@ -338,7 +359,7 @@ static enum czk_status device_prove(struct czk_engine *e, struct eng_worker *w,
     p->worker_id = w->id;
     p->t_start0 = eng_now_ms(e);
     tl_event(e, p, w->id, CZK_ENGINE_STAGE_START, true, p->t_start0);
-    st = e->prover->start(e->pctx, &p->pjob, p->key, w->be, p->w, &o, p->err, sizeof p->err);
+    st = e->prover->start(e->pctx, &p->pjob, p->key, p->beh->be, p->w, &o, p->err, sizeof p->err);
     p->t_start1 = eng_now_ms(e);
     eng_sem_post(&d->token);
     tl_event(e, p, w->id, CZK_ENGINE_STAGE_START, false, p->t_start1);

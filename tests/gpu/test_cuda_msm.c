@@ -640,6 +640,46 @@ static void test_msm_bad_args(void **state)
     assert_true(czk_cuda_msm_scratch_bytes(CZK_GROTH16_CURVE_BN254, 1, 1000) > 0);
     assert_int_equal(czk_cuda_msm_scratch_bytes(CZK_GROTH16_CURVE_BN254, 3, 1000), 0);
 }
+
+/* The reserve czk_cuda_msm_room keeps out of the free device memory: a sixteenth of the
+ * device, at least 256 MiB (host arithmetic). */
+static void test_msm_room(void **state)
+{
+    (void)state;
+    const size_t G = (size_t)1 << 30;
+    assert_int_equal(czk_cuda_msm_room(100 * G, 128 * G), 100 * G - 8 * G);
+    assert_int_equal(czk_cuda_msm_room(3 * G, 2 * G), 3 * G - ((size_t)256 << 20));
+    assert_int_equal(czk_cuda_msm_room(G / 8, 2 * G), 0);
+}
+
+/* The scratch plan from the device's room and a budget's spare bytes (the sizes come from
+ * CUB's temporary-storage queries, so this needs a device): no spare = the least plan,
+ * whatever the room; a spare that covers the fastest plan's extra = the fastest plan the room
+ * holds; a spare below the next plan's extra = a plan within least + spare. For both groups of
+ * both curves at sizes where the plans differ (G1 from 2^27 sorted entries, G2 from 2^24). */
+static void test_msm_scratch_plan(void **state)
+{
+    (void)state;
+    const enum czk_groth16_curve cv[2] = {CZK_GROTH16_CURVE_BN254, CZK_GROTH16_CURVE_BLS12_381};
+    for (int c = 0; c < 2; c++)
+        for (unsigned grp = 1; grp <= 2; grp++) {
+            const size_t n = grp == 1 ? (size_t)1 << 24 : (size_t)1 << 21;
+            const size_t least = czk_cuda_msm_scratch_bytes(cv[c], grp, n);
+            const size_t most = czk_cuda_msm_scratch_fit(cv[c], grp, n, SIZE_MAX);
+            assert_true(least > 0 && most > least);
+            assert_int_equal(czk_cuda_msm_scratch_plan(cv[c], grp, n, SIZE_MAX, 0), least);
+            assert_int_equal(czk_cuda_msm_scratch_plan(cv[c], grp, n, 0, SIZE_MAX), least);
+            assert_int_equal(czk_cuda_msm_scratch_plan(cv[c], grp, n, SIZE_MAX, SIZE_MAX), most);
+            assert_int_equal(czk_cuda_msm_scratch_plan(cv[c], grp, n, most, most - least), most);
+            assert_int_equal(czk_cuda_msm_scratch_plan(cv[c], grp, n, most - 1, SIZE_MAX),
+                             czk_cuda_msm_scratch_fit(cv[c], grp, n, most - 1));
+            const size_t spare = (most - least) / 2;
+            const size_t mid = czk_cuda_msm_scratch_plan(cv[c], grp, n, SIZE_MAX, spare);
+            assert_true(mid >= least && mid <= least + spare);
+            print_message("%s G%u n=%zu: least %zu MiB, fastest %zu MiB, spare %zu MiB -> %zu MiB\n",
+                          c ? "BLS12-381" : "BN254", grp, n, least >> 20, most >> 20, spare >> 20, mid >> 20);
+        }
+}
 #endif /* CZK_USE_CUDA */
 
 /* --host-only: the host emulation group alone (CI, no GPU) */
@@ -654,7 +694,8 @@ int main(int argc, char **argv)
     czk_test_seed_init("test_cuda_msm");
     int n_dev = 0;
     const struct CMUnitTest host_tests[] = {cmocka_unit_test(test_field_host_emulation),
-                                            cmocka_unit_test(test_msm_affine_host)};
+                                            cmocka_unit_test(test_msm_affine_host),
+                                            cmocka_unit_test(test_msm_room)};
     int rc = cmocka_run_group_tests_name("cuda_host_emulation", host_tests, NULL, NULL);
     if (rc != 0 || host_only)
         return rc;
@@ -664,7 +705,7 @@ int main(int argc, char **argv)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_field_device),       cmocka_unit_test(test_msm_bad_args),
-        cmocka_unit_test(test_msm_plan_by_scratch),
+        cmocka_unit_test(test_msm_plan_by_scratch), cmocka_unit_test(test_msm_scratch_plan),
         cmocka_unit_test(test_msm_g1_bn254),       cmocka_unit_test(test_msm_g1_bls12_381),
         cmocka_unit_test(test_msm_g2_bn254),       cmocka_unit_test(test_msm_g2_bls12_381),
     };

@@ -199,7 +199,7 @@ enum { ST_NONE = 0, ST_ADMIT, ST_LOAD, ST_START, ST_FINISH };
 struct fake {
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    long start_us;
+    long start_us, finish_us;
     int hold;             /* stage that blocks until released */
     bool arrived, released;
     int fail;             /* stage that fails */
@@ -207,7 +207,42 @@ struct fake {
     uint64_t order[4096]; /* witness tags in order of start */
     size_t n_order;
     atomic_int live;      /* fake prover jobs allocated and not yet freed */
+    /* backends held by a job from start to finish or free (under mu) */
+    czk_backend_t held[64];
+    size_t n_held;
+    size_t be_shared;     /* starts on a backend another job still held */
+    size_t max_held;
 };
+
+/* The fake job: the backend it holds until finished or freed, as a real one does. */
+struct fake_job {
+    czk_backend_t be;
+};
+
+static void fake_hold(struct fake *k, czk_backend_t be)
+{
+    pthread_mutex_lock(&k->mu);
+    for (size_t i = 0; i < k->n_held; i++)
+        if (k->held[i] == be)
+            k->be_shared++;
+    if (k->n_held < 64)
+        k->held[k->n_held++] = be;
+    if (k->n_held > k->max_held)
+        k->max_held = k->n_held;
+    pthread_mutex_unlock(&k->mu);
+}
+
+static void fake_unhold(struct fake *k, struct fake_job *j)
+{
+    pthread_mutex_lock(&k->mu);
+    for (size_t i = 0; i < k->n_held; i++)
+        if (k->held[i] == j->be) {
+            k->held[i] = k->held[--k->n_held];
+            break;
+        }
+    pthread_mutex_unlock(&k->mu);
+    free(j);
+}
 
 static void fake_init(struct fake *k)
 {
@@ -284,7 +319,6 @@ static enum czk_status fake_start(void *ctx, void **job, czk_prover_key_t key, c
 {
     struct fake *k = ctx;
     (void)key;
-    (void)be;
     pthread_mutex_lock(&k->mu);
     if (k->n_order < 4096)
         k->order[k->n_order++] = czk_witness_values(w)[1][0];
@@ -297,7 +331,11 @@ static enum czk_status fake_start(void *ctx, void **job, czk_prover_key_t key, c
     enum czk_status st = fake_fail(k, ST_START, err, errlen);
     if (st != CZK_OK)
         return st;
-    *job = malloc(16);
+    struct fake_job *fj = malloc(sizeof *fj);
+    assert_non_null(fj);
+    fj->be = be;
+    fake_hold(k, be);
+    *job = fj;
     atomic_fetch_add(&k->live, 1);
     return CZK_OK;
 }
@@ -308,7 +346,9 @@ static enum czk_status fake_finish(void *ctx, void *job, struct czk_groth16_proo
     struct fake *k = ctx;
     (void)pub;
     fake_gate(k, ST_FINISH);
-    free(job);
+    if (k->finish_us) /* the G2 MSM on the job's backend */
+        sleep_us(k->finish_us);
+    fake_unhold(k, job);
     atomic_fetch_sub(&k->live, 1);
     enum czk_status st = fake_fail(k, ST_FINISH, err, errlen);
     if (st == CZK_OK)
@@ -319,7 +359,7 @@ static enum czk_status fake_finish(void *ctx, void *job, struct czk_groth16_proo
 static void fake_jfree(void *ctx, void *job)
 {
     struct fake *k = ctx;
-    free(job);
+    fake_unhold(k, job);
     atomic_fetch_sub(&k->live, 1);
 }
 
@@ -575,6 +615,45 @@ static void test_faults_release(void **state)
     }
 }
 
+/* czk_prove_finish runs on a finalizer with the job's backend while the device worker
+ * starts the next partition: no backend may be held by two jobs at once (a CUDA context is
+ * one stream and one error buffer), and finishing must still overlap the next start. */
+static void test_backend_exclusive(void **state)
+{
+    (void)state;
+    struct fix f;
+    struct fake k;
+    fake_init(&k);
+    k.start_us = 300;
+    k.finish_us = 2000; /* finish outlasts the next start */
+    fix_open(&f, 1ull << 32);
+    struct czk_engine_config c = {0};
+    c.prover = &FAKE;
+    c.prover_ctx = &k;
+    c.gpu_workers_per_device = 2;
+    c.synth_workers = 2;
+    c.finalizer_workers = 3;
+    fix_engine(&f, &c);
+    struct tagged t[3];
+    czk_job_id ids[3];
+    for (int i = 0; i < 3; i++) {
+        tagged_make(&t[i], (uint64_t)i * 100 + 1, 10);
+        ids[i] = submit_mem(&f, CZK_PRIORITY_NORMAL, &t[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(wait_job(&f, ids[i]), CZK_JOB_STATE_DONE);
+    print_message("backends: %zu held at most, %zu shared starts\n", k.max_held, k.be_shared);
+    assert_int_equal(k.be_shared, 0);
+    assert_int_equal(k.n_held, 0);
+    /* the pipeline still overlaps: more jobs in flight than device workers */
+    assert_true(k.max_held > 2);
+    assert_idle(&f);
+    fix_close(&f);
+    for (int i = 0; i < 3; i++)
+        tagged_free(&t[i]);
+    assert_int_equal(atomic_load(&k.live), 0);
+}
+
 /* Many concurrent jobs under a budget of 3 partitions: reserved never above the limit. */
 struct sampler {
     czk_budget_t b;
@@ -796,7 +875,7 @@ static void test_need_bound(void **state)
         struct czk_prover_key_info info;
         czk_prover_key_get_info(key, &info);
         uint64_t need, dev;
-        czk_engine_partition_need(&info, false, 2, &need, &dev);
+        czk_engine_partition_need(&info, czk_backend_get_device(be), 2, &need, &dev);
         struct czk_groth16_proof proof;
         struct czk_groth16_public pub;
         struct heap_sampler h = {false, 0};
@@ -827,6 +906,7 @@ int main(void)
     czk_log_set(NULL, NULL, CZK_LOG_ERROR);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_proofs),     cmocka_unit_test(test_priority_order),
+        cmocka_unit_test(test_backend_exclusive),
         cmocka_unit_test(test_cancel_states),   cmocka_unit_test(test_faults_release),
         cmocka_unit_test(test_budget_bound),    cmocka_unit_test(test_busy_and_bad_specs),
         cmocka_unit_test(test_timeline),        cmocka_unit_test(test_need_bound),
