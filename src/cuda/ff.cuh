@@ -373,6 +373,95 @@ template <class P> struct mont {
     }
     CZK_HD static mont sqr(const mont &a) { return mul(a, a); }
 
+    /* ---- double-width products, for lazy reduction (fp2::mul) ----
+     * A wide value is 2N limbs. The plain a + b of two elements (< 2p, below R since every
+     * modulus of an Fp2 base field is below R/4, fp2::mul checks) may be an operand of mul_full;
+     * redc takes any value below p R. */
+    /* t = a * b (2N limbs, no reduction) */
+    CZK_HD static void mul_full(uint32_t t[2 * N], const mont &a, const mont &b)
+    {
+        struct ya {
+            const uint32_t *v;
+            CZK_HD uint32_t operator()(int j) const { return v[j]; }
+        } av = {a.limb};
+#pragma unroll
+        for (int j = 0; j < 2 * N; j++)
+            t[j] = 0;
+        /* row i adds a b_i at limb i: t[i..i+N-1] < 2^(32N) and t[i+N] = 0 before it, so the sum
+         * fits the N + 1 limbs that mul_row writes */
+#pragma unroll
+        for (int i = 0; i < N; i++)
+            mul_row(t + i, b.limb[i], av);
+    }
+    /* the plain sum a + b (< 2p < R), not reduced: an operand of mul_full only */
+    CZK_HD static mont add_raw(const mont &a, const mont &b)
+    {
+        mont r;
+        r.limb[0] = ptx::add_cc(a.limb[0], b.limb[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            r.limb[i] = ptx::addc_cc(a.limb[i], b.limb[i]);
+        (void)ptx::addc(0, 0);
+        return r;
+    }
+    /* t -= u over 2N limbs; returns all ones on a borrow */
+    CZK_HD static uint32_t sub_wide(uint32_t t[2 * N], const uint32_t u[2 * N])
+    {
+        t[0] = ptx::sub_cc(t[0], u[0]);
+#pragma unroll
+        for (int i = 1; i < 2 * N; i++)
+            t[i] = ptx::subc_cc(t[i], u[i]);
+        return ptx::subc(0, 0);
+    }
+    /* t += u over 2N limbs (the caller knows the sum fits) */
+    CZK_HD static void add_wide(uint32_t t[2 * N], const uint32_t u[2 * N])
+    {
+        t[0] = ptx::add_cc(t[0], u[0]);
+#pragma unroll
+        for (int i = 1; i < 2 * N; i++)
+            t[i] = ptx::addc_cc(t[i], u[i]);
+        (void)ptx::addc(0, 0);
+    }
+    /* t += p R where mask is all ones (a negative difference made nonnegative, below p R) */
+    CZK_HD static void add_pr(uint32_t t[2 * N], uint32_t mask)
+    {
+        t[N] = ptx::add_cc(t[N], P::p(0) & mask);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            t[N + i] = ptx::addc_cc(t[N + i], P::p(i) & mask);
+        (void)ptx::addc(0, 0);
+    }
+    /* Montgomery reduction of a wide x = lo + hi R < p R: x / R mod p. The low half alone goes
+     * through N rows (u = (lo + m p) / R <= p), then hi (< p) is added: u + hi < 2p. */
+    CZK_HD static mont redc(const uint32_t t[2 * N])
+    {
+        struct yp {
+            CZK_HD uint32_t operator()(int j) const { return P::p(j); }
+        } pv;
+        uint32_t u[N + 1];
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            u[j] = t[j];
+        u[N] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            uint32_t m = u[0] * P::n0;
+            mul_row(u, m, pv); /* u < R before, so u + m p < 2^(32(N+1)); u[0] = 0 now */
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                u[j] = u[j + 1];
+            u[N] = 0;
+        }
+        mont r;
+        r.limb[0] = ptx::add_cc(u[0], t[N]);
+#pragma unroll
+        for (int i = 1; i < N; i++)
+            r.limb[i] = ptx::addc_cc(u[i], t[N + i]);
+        (void)ptx::addc(0, 0);
+        final_sub(r.limb);
+        return r;
+    }
+
     /* The same CIOS written with 64-bit sums s = a_j b_i + t_j + carry (< 2^64), which the
      * compiler maps to IMAD.WIDE.U32 plus 64-bit adds instead of the lo/hi carry chains above:
      * another code shape for the same result, measured against mul by czk_cuda_bench_field. */
@@ -514,8 +603,31 @@ template <class F> struct fp2 {
     CZK_HD static fp2 sub(const fp2 &a, const fp2 &b) { return make(F::sub(a.c0, b.c0), F::sub(a.c1, b.c1)); }
     CZK_HD static fp2 dbl(const fp2 &a) { return make(F::dbl(a.c0), F::dbl(a.c1)); }
     CZK_HD static fp2 neg(const fp2 &a) { return make(F::neg(a.c0), F::neg(a.c1)); }
-    /* Karatsuba: (a0 b0 - a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) u */
+    /* Karatsuba with lazy reduction: the three products are double width and only the two
+     * results are reduced (two Montgomery reductions instead of three):
+     * c0 = a0 b0 - a1 b1 (plus p R when negative), c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1
+     * (= a0 b1 + a1 b0 < 2 p^2). Both are below p R, as redc needs. */
     CZK_HD static fp2 mul(const fp2 &a, const fp2 &b)
+    {
+        static_assert(F::params::p(F::N - 1) < (1u << 30), "lazy reduction needs 4p < R");
+        uint32_t t0[2 * F::N], t1[2 * F::N];
+        F::mul_full(t0, a.c0, b.c0);
+        F::mul_full(t1, a.c1, b.c1);
+        uint32_t d[2 * F::N];
+#pragma unroll
+        for (int i = 0; i < 2 * F::N; i++)
+            d[i] = t0[i];
+        F::add_pr(d, F::sub_wide(d, t1));
+        F::add_wide(t0, t1); /* a0 b0 + a1 b1 < 2 p^2 */
+        fp2 r;
+        r.c0 = F::redc(d);
+        F::mul_full(t1, F::add_raw(a.c0, a.c1), F::add_raw(b.c0, b.c1));
+        (void)F::sub_wide(t1, t0);
+        r.c1 = F::redc(t1);
+        return r;
+    }
+    /* the same product with three reductions (the earlier code shape; czk bench field compares) */
+    CZK_HD static fp2 mul_karatsuba(const fp2 &a, const fp2 &b)
     {
         F t0 = F::mul(a.c0, b.c0), t1 = F::mul(a.c1, b.c1);
         F t2 = F::mul(F::add(a.c0, a.c1), F::add(b.c0, b.c1));

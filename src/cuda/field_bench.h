@@ -58,8 +58,9 @@ enum czk_status czk_cuda_test_field(enum czk_cuda_field field, enum czk_cuda_fie
                                     int on_host, char *err, size_t errlen);
 
 /*
- * Field multiplication throughput on the current device: `variant` 0 = F::mul (CIOS on PTX
- * carry chains), 1 = F::mul_wide (64-bit products); *gmul_s = multiplications per second / 1e9,
+ * Field multiplication throughput on the current device: `variant` 0 = F::mul (prime fields:
+ * CIOS on PTX carry chains; Fp2: Karatsuba with lazy reduction), 1 = the alternative shape
+ * (prime fields: F::mul_wide, 64-bit products; Fp2: Karatsuba with three reductions); *gmul_s = multiplications per second / 1e9,
  * median of `reps` timed launches filling the device. czk_cuda_bench_imad measures the IMAD
  * (32-bit multiply-add) rate of independent chains, the ceiling field code is measured against,
  * in 1e12 per second.
