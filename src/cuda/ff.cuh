@@ -283,12 +283,7 @@ template <class P> struct mont {
 
     CZK_HD static mont add(const mont &a, const mont &b)
     {
-        mont r;
-        r.limb[0] = ptx::add_cc(a.limb[0], b.limb[0]);
-#pragma unroll
-        for (int i = 1; i < N; i++)
-            r.limb[i] = ptx::addc_cc(a.limb[i], b.limb[i]);
-        (void)ptx::addc(0, 0); /* a + b < 2p < R: no carry; closes the chain */
+        mont r = add_raw(a, b);
         final_sub(r.limb);
         return r;
     }
@@ -393,7 +388,7 @@ template <class P> struct mont {
         for (int i = 0; i < N; i++)
             mul_row(t + i, b.limb[i], av);
     }
-    /* the plain sum a + b (< 2p < R), not reduced: an operand of mul_full only */
+    /* the plain sum a + b (< 2p < R), not reduced: add() reduces it, mul_full takes it as is */
     CZK_HD static mont add_raw(const mont &a, const mont &b)
     {
         mont r;
@@ -401,7 +396,7 @@ template <class P> struct mont {
 #pragma unroll
         for (int i = 1; i < N; i++)
             r.limb[i] = ptx::addc_cc(a.limb[i], b.limb[i]);
-        (void)ptx::addc(0, 0);
+        (void)ptx::addc(0, 0); /* a + b < 2p < R: no carry; closes the chain */
         return r;
     }
     /* t -= u over 2N limbs; returns all ones on a borrow */
