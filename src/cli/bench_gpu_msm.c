@@ -390,42 +390,58 @@ int czk_bench_field(int argc, char **argv)
         return 1;
     }
     printf("bench: imad tera_per_s=%.3f\n", imad);
+    double dfma = 0;
+    st = czk_cuda_bench_dfma(reps, &dfma, err, sizeof err);
+    if (st != CZK_OK) {
+        fprintf(stderr, "czk bench field: dfma: %s (%s)\n", czk_status_str(st), err);
+        return 1;
+    }
+    printf("bench: dfma tera_per_s=%.3f\n", dfma);
     bool bn = curve == CZK_GROTH16_CURVE_BN254;
+    enum { NV = 3 };
     struct {
         const char *name;
         enum czk_cuda_field f;
         unsigned limbs;
-        const char *shape[2];
+        const char *shape[NV];
     } fl[3] = {{"fp", bn ? CZK_CUDA_FP_BN254 : CZK_CUDA_FP_BLS12_381, bn ? 8u : 12u,
-                {"mul (carry chains)", "mul_wide (IMAD.WIDE)"}},
+                {"mul (carry chains)", "mul_wide (IMAD.WIDE)", "mul_dfma (DFMA + IADD3)"}},
                {"fr", bn ? CZK_CUDA_FR_BN254 : CZK_CUDA_FR_BLS12_381, 8u,
-                {"mul (carry chains)", "mul_wide (IMAD.WIDE)"}},
+                {"mul (carry chains)", "mul_wide (IMAD.WIDE)", "mul_dfma (DFMA + IADD3)"}},
                {"fp2", bn ? CZK_CUDA_FP2_BN254 : CZK_CUDA_FP2_BLS12_381, bn ? 8u : 12u,
-                {"mul (lazy reduction)", "mul_karatsuba (3 reductions)"}}};
-    static const char *variant_id[3][2] = {{"mul", "mul_wide"}, {"mul", "mul_wide"}, {"mul", "mul_karatsuba"}};
-    double g[3][2] = {{0, 0}, {0, 0}, {0, 0}}, bound[3][2];
+                {"mul (lazy reduction)", "mul_karatsuba (3 reductions)", NULL}}};
+    static const char *variant_id[3][NV] = {
+        {"mul", "mul_wide", "mul_dfma"}, {"mul", "mul_wide", "mul_dfma"}, {"mul", "mul_karatsuba", NULL}};
+    double g[3][NV] = {{0}}, bound[3][NV];
     for (int k = 0; k < 3; k++)
-        for (int v = 0; v < 2; v++) {
+        for (int v = 0; v < NV && fl[k].shape[v]; v++) {
             st = czk_cuda_bench_field(fl[k].f, v, reps, &g[k][v], err, sizeof err);
             if (st != CZK_OK) {
                 fprintf(stderr, "czk bench field: %s: %s (%s)\n", fl[k].name, czk_status_str(st), err);
                 return 1;
             }
-            /* IMAD-slot model: a prime-field mul 6 N^2 (carry chains) or 4 N^2 (wide) slots; an
-             * Fp2 mul three N x N products and two (lazy) or three reductions of 3 N^2 each */
-            double nn = (double)fl[k].limbs * fl[k].limbs;
-            double slots = k < 2 ? (v == 0 ? 6 * nn : 4 * nn) : (v == 0 ? 15 * nn : 18 * nn);
-            bound[k][v] = imad * 1e3 / slots;
+            /* Slot models. IMAD: a prime-field mul 6 N^2 (carry chains) or 4 N^2 (wide) slots; an
+             * Fp2 mul three N x N products and two (mul, lazy) or three (mul_karatsuba) reductions of 3 N^2
+             * each. DFMA: 8 x 8 limbs, 2 x 64 + 8 splits of two DFMAs and one DADD per product
+             * (the integer sums co-issue and are not counted); not benched for Fp2. */
+            double nn = (double)fl[k].limbs * fl[k].limbs, slots;
+            if (v == 2)
+                slots = 3.0 * (2 * 64 + 8);
+            else
+                slots = k < 2 ? (v == 0 ? 6 * nn : 4 * nn) : (v == 0 ? 15 * nn : 18 * nn);
+            bound[k][v] = (v == 2 ? dfma : imad) * 1e3 / slots;
             printf("bench: field curve=%s field=%s variant=%s gmul_per_s=%.2f bound_gmul_per_s=%.2f "
                    "of_bound=%.0f%%\n",
                    czk_cli_curve_id(curve), fl[k].name, variant_id[k][v], g[k][v], bound[k][v],
                    100 * g[k][v] / bound[k][v]);
         }
-    printf("\n| %s field mul | G/s | IMAD bound G/s | of bound |\n|---|---|---|---|\n", czk_cli_curve_id(curve));
+    printf("\n| %s field mul | G/s | bound G/s (IMAD or DFMA model) | of bound |\n|---|---|---|---|\n",
+           czk_cli_curve_id(curve));
     for (int k = 0; k < 3; k++)
-        for (int v = 0; v < 2; v++)
+        for (int v = 0; v < NV && fl[k].shape[v]; v++)
             printf("| %s %s | %.2f | %.2f | %.0f%% |\n", fl[k].name, fl[k].shape[v], g[k][v], bound[k][v],
                    100 * g[k][v] / bound[k][v]);
+    printf("| DFMA rate | %.2f T/s |\n", dfma);
     printf("| IMAD rate | %.2f T/s |\n", imad);
     return 0;
 #endif

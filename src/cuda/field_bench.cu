@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/ff.cuh"
+#include "cuda/ff_dfma.cuh"
 #include "cuda/field_bench.h"
 #include "cuda/msm_internal.cuh"
 
@@ -50,6 +51,7 @@ template <class F> CZK_HD void apply_op(int op, const uint64_t *a, const uint64_
     case CZK_CUDA_OP_DBL: r = F::dbl(x); break;
     case CZK_CUDA_OP_MUL: r = F::mul(x, y); break;
     case CZK_CUDA_OP_MUL_ALT: r = mul_alt(x, y); break;
+    case CZK_CUDA_OP_MUL_DFMA: r = dfma::mul(x, y); break;
     case CZK_CUDA_OP_SQR: r = F::sqr(x); break;
     case CZK_CUDA_OP_FROM_CANONICAL: r = F::from_canonical(x); break;
     case CZK_CUDA_OP_TO_CANONICAL: r = F::to_canonical(x); break;
@@ -174,7 +176,8 @@ template <class P> CZK_HD uint32_t bench_fold(const mont<P> &x)
 }
 template <class F> CZK_HD uint32_t bench_fold(const fp2<F> &x) { return bench_fold(x.c0) ^ bench_fold(x.c1); }
 
-/* VARIANT 0: F::mul, 1: mul_alt (prime fields: mul_wide; Fp2: Karatsuba with three reductions) */
+/* VARIANT 0: F::mul, 1: mul_alt (prime fields: mul_wide; Fp2: Karatsuba with three reductions),
+ * 2: dfma::mul (FP64 products, integer sums; ff_dfma.cuh) */
 template <class F, int VARIANT> __global__ void __launch_bounds__(256) bench_mul_kernel(uint64_t *sink, uint32_t seed)
 {
     F x[BENCH_CHAINS], y;
@@ -187,7 +190,7 @@ template <class F, int VARIANT> __global__ void __launch_bounds__(256) bench_mul
     for (int it = 0; it < BENCH_ITERS; it++) {
 #pragma unroll
         for (int k = 0; k < BENCH_CHAINS; k++)
-            x[k] = VARIANT == 0 ? F::mul(x[k], y) : mul_alt(x[k], y);
+            x[k] = VARIANT == 0 ? F::mul(x[k], y) : VARIANT == 1 ? mul_alt(x[k], y) : dfma::mul(x[k], y);
     }
     uint32_t acc = 0;
 #pragma unroll
@@ -197,29 +200,51 @@ template <class F, int VARIANT> __global__ void __launch_bounds__(256) bench_mul
         sink[0] = acc;
 }
 
-constexpr int IMAD_CHAINS = 8;
-constexpr int IMAD_ITERS = 4096;
+constexpr int RATE_CHAINS = 8;
+constexpr int RATE_ITERS = 4096;
 
+/* independent chains of one instruction: the ceiling field code is measured against */
 __global__ void __launch_bounds__(256) bench_imad_kernel(uint32_t *sink, uint32_t seed)
 {
-    uint32_t a[IMAD_CHAINS], b = seed | 1, c = seed >> 3;
+    uint32_t a[RATE_CHAINS], b = seed | 1, c = seed >> 3;
 #pragma unroll
-    for (int k = 0; k < IMAD_CHAINS; k++)
+    for (int k = 0; k < RATE_CHAINS; k++)
         a[k] = threadIdx.x + k * 7919u + seed;
 #pragma unroll 1
-    for (int it = 0; it < IMAD_ITERS; it += 16) {
+    for (int it = 0; it < RATE_ITERS; it += 16) {
 #pragma unroll
         for (int u = 0; u < 16; u++)
 #pragma unroll
-            for (int k = 0; k < IMAD_CHAINS; k++)
+            for (int k = 0; k < RATE_CHAINS; k++)
                 asm volatile("mad.lo.u32 %0, %0, %1, %2;" : "+r"(a[k]) : "r"(b), "r"(c));
     }
     uint32_t acc = 0;
 #pragma unroll
-    for (int k = 0; k < IMAD_CHAINS; k++)
+    for (int k = 0; k < RATE_CHAINS; k++)
         acc ^= a[k];
     if (acc == 0x12345678u)
         sink[0] = acc;
+}
+__global__ void __launch_bounds__(256) bench_dfma_kernel(uint32_t *sink, uint32_t seed)
+{
+    double a[RATE_CHAINS], b = 1.0 + seed * 1e-12, c = seed * 1e-15;
+#pragma unroll
+    for (int k = 0; k < RATE_CHAINS; k++)
+        a[k] = threadIdx.x + k * 0.5;
+#pragma unroll 1
+    for (int it = 0; it < RATE_ITERS; it += 16) {
+#pragma unroll
+        for (int u = 0; u < 16; u++)
+#pragma unroll
+            for (int k = 0; k < RATE_CHAINS; k++)
+                asm volatile("fma.rn.f64 %0, %0, %1, %2;" : "+d"(a[k]) : "d"(b), "d"(c));
+    }
+    double acc = 0;
+#pragma unroll
+    for (int k = 0; k < RATE_CHAINS; k++)
+        acc += a[k];
+    if (acc == 1234.5)
+        sink[0] = 1;
 }
 
 int cmp_d(const void *a, const void *b)
@@ -287,36 +312,71 @@ out:
     return st;
 }
 
+/* the DFMA shape is benched for the prime fields only: four Fp2 chains of it spill */
+template <class F> struct dfma_bench {
+    static enum czk_status run(unsigned reps, double *gmul_s, char *err, size_t errlen)
+    {
+        return bench_field<F, 2>(reps, gmul_s, err, errlen);
+    }
+};
+template <class F> struct dfma_bench<fp2<F>> {
+    static enum czk_status run(unsigned, double *, char *err, size_t errlen)
+    {
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "bench field: no DFMA variant for Fp2");
+    }
+};
+
+template <class F> enum czk_status bench_field_variant(int variant, unsigned reps, double *gmul_s, char *err, size_t errlen)
+{
+    switch (variant) {
+    case 0: return bench_field<F, 0>(reps, gmul_s, err, errlen);
+    case 1: return bench_field<F, 1>(reps, gmul_s, err, errlen);
+    case 2: return dfma_bench<F>::run(reps, gmul_s, err, errlen);
+    default: return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "bench field: unknown variant %d", variant);
+    }
+}
+
 } /* namespace */
 
 extern "C" enum czk_status czk_cuda_bench_field(enum czk_cuda_field field, int variant, unsigned reps,
                                                 double *gmul_s, char *err, size_t errlen)
 {
-    bool w = variant == 1;
     switch (field) {
-    case CZK_CUDA_FR_BN254: return w ? bench_field<fr_bn254, 1>(reps, gmul_s, err, errlen) : bench_field<fr_bn254, 0>(reps, gmul_s, err, errlen);
-    case CZK_CUDA_FP_BN254: return w ? bench_field<fp_bn254, 1>(reps, gmul_s, err, errlen) : bench_field<fp_bn254, 0>(reps, gmul_s, err, errlen);
-    case CZK_CUDA_FR_BLS12_381: return w ? bench_field<fr_bls12_381, 1>(reps, gmul_s, err, errlen) : bench_field<fr_bls12_381, 0>(reps, gmul_s, err, errlen);
-    case CZK_CUDA_FP_BLS12_381: return w ? bench_field<fp_bls12_381, 1>(reps, gmul_s, err, errlen) : bench_field<fp_bls12_381, 0>(reps, gmul_s, err, errlen);
-    case CZK_CUDA_FP2_BN254: return w ? bench_field<fp2_bn254, 1>(reps, gmul_s, err, errlen) : bench_field<fp2_bn254, 0>(reps, gmul_s, err, errlen);
-    case CZK_CUDA_FP2_BLS12_381: return w ? bench_field<fp2_bls12_381, 1>(reps, gmul_s, err, errlen) : bench_field<fp2_bls12_381, 0>(reps, gmul_s, err, errlen);
+    case CZK_CUDA_FR_BN254: return bench_field_variant<fr_bn254>(variant, reps, gmul_s, err, errlen);
+    case CZK_CUDA_FP_BN254: return bench_field_variant<fp_bn254>(variant, reps, gmul_s, err, errlen);
+    case CZK_CUDA_FR_BLS12_381: return bench_field_variant<fr_bls12_381>(variant, reps, gmul_s, err, errlen);
+    case CZK_CUDA_FP_BLS12_381: return bench_field_variant<fp_bls12_381>(variant, reps, gmul_s, err, errlen);
+    case CZK_CUDA_FP2_BN254: return bench_field_variant<fp2_bn254>(variant, reps, gmul_s, err, errlen);
+    case CZK_CUDA_FP2_BLS12_381: return bench_field_variant<fp2_bls12_381>(variant, reps, gmul_s, err, errlen);
     default: break;
     }
     return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "bench field: unknown field %d", (int)field);
 }
 
-extern "C" enum czk_status czk_cuda_bench_imad(unsigned reps, double *timad_s, char *err, size_t errlen)
+/* instructions per second / 1e12 of `kernel` (RATE_CHAINS x RATE_ITERS per thread) */
+static enum czk_status bench_rate(void (*kernel)(uint32_t *, uint32_t), unsigned reps, double *t_s, char *err,
+                                  size_t errlen)
 {
     enum czk_status st = CZK_OK;
     uint32_t *sink = nullptr;
     double ms = 0;
     unsigned blocks = (unsigned)device_sms() * 16, threads = 256;
     CZK_CU_CHECK(cudaMalloc(&sink, 64));
-    st = time_launches([&] { bench_imad_kernel<<<blocks, threads>>>(sink, 0x9e3779b9u); }, reps, &ms, err, errlen);
+    st = time_launches([&] { kernel<<<blocks, threads>>>(sink, 0x9e3779b9u); }, reps, &ms, err, errlen);
     if (st == CZK_OK)
-        *timad_s = (double)blocks * threads * IMAD_CHAINS * IMAD_ITERS / (ms * 1e-3) / 1e12;
+        *t_s = (double)blocks * threads * RATE_CHAINS * RATE_ITERS / (ms * 1e-3) / 1e12;
 out:
     if (sink)
         cudaFree(sink);
     return st;
+}
+
+extern "C" enum czk_status czk_cuda_bench_imad(unsigned reps, double *timad_s, char *err, size_t errlen)
+{
+    return bench_rate(bench_imad_kernel, reps, timad_s, err, errlen);
+}
+
+extern "C" enum czk_status czk_cuda_bench_dfma(unsigned reps, double *tdfma_s, char *err, size_t errlen)
+{
+    return bench_rate(bench_dfma_kernel, reps, tdfma_s, err, errlen);
 }

@@ -42,6 +42,7 @@ enum czk_cuda_field_op {
     CZK_CUDA_OP_IS_ZERO, /* likewise */
     CZK_CUDA_OP_ONE,
     CZK_CUDA_OP_MUL_ALT, /* mul through the alternative code shape (czk_cuda_bench_field) */
+    CZK_CUDA_OP_MUL_DFMA, /* mul on the FP64 pipe (src/cuda/ff_dfma.cuh; Fp2: its Karatsuba) */
     CZK_CUDA_OP_COUNT
 };
 
@@ -60,7 +61,8 @@ enum czk_status czk_cuda_test_field(enum czk_cuda_field field, enum czk_cuda_fie
 /*
  * Field multiplication throughput on the current device: `variant` 0 = F::mul (prime fields:
  * CIOS on PTX carry chains; Fp2: Karatsuba with lazy reduction), 1 = the alternative shape
- * (prime fields: F::mul_wide, 64-bit products; Fp2: Karatsuba with three reductions); *gmul_s = multiplications per second / 1e9,
+ * (prime fields: F::mul_wide, 64-bit products; Fp2: Karatsuba with three reductions), 2 = the
+ * FP64 shape of ff_dfma.cuh (DFMA products, integer sums; prime fields only); *gmul_s = multiplications per second / 1e9,
  * median of `reps` timed launches filling the device. czk_cuda_bench_imad measures the IMAD
  * (32-bit multiply-add) rate of independent chains, the ceiling field code is measured against,
  * in 1e12 per second.
@@ -68,6 +70,8 @@ enum czk_status czk_cuda_test_field(enum czk_cuda_field field, enum czk_cuda_fie
 enum czk_status czk_cuda_bench_field(enum czk_cuda_field field, int variant, unsigned reps,
                                      double *gmul_s, char *err, size_t errlen);
 enum czk_status czk_cuda_bench_imad(unsigned reps, double *timad_s, char *err, size_t errlen);
+/* likewise the FP64 FMA (DFMA) rate, the ceiling of variant 2, in 1e12 per second */
+enum czk_status czk_cuda_bench_dfma(unsigned reps, double *tdfma_s, char *err, size_t errlen);
 
 /*
  * d_bases[i] = (i + 1)·G for i < n (G the group's generator), affine zkey layout, computed on the

@@ -45,7 +45,8 @@ enum czk_status czk_cuda_device_count(int *count);
         case CZK_CUDA_OP_NEG: czk_##F##_neg(&z, &x); break;                                        \
         case CZK_CUDA_OP_DBL: czk_##F##_dbl(&z, &x); break;                                        \
         case CZK_CUDA_OP_MUL:                                                                      \
-        case CZK_CUDA_OP_MUL_ALT: czk_##F##_mul(&z, &x, &y); break;                                \
+        case CZK_CUDA_OP_MUL_ALT:                                                                  \
+        case CZK_CUDA_OP_MUL_DFMA: czk_##F##_mul(&z, &x, &y); break;                               \
         case CZK_CUDA_OP_SQR: czk_##F##_sqr(&z, &x); break;                                        \
         case CZK_CUDA_OP_FROM_CANONICAL: assert_int_equal(czk_##F##_from_canonical(&z, x.l), CZK_OK); break; \
         case CZK_CUDA_OP_TO_CANONICAL: czk_##F##_to_canonical(z.l, &x); break;                     \
@@ -81,7 +82,8 @@ HOST_PRIME(fp_bls12_381)
         case CZK_CUDA_OP_NEG: czk_##F2##_neg(&z, &x); break;                                       \
         case CZK_CUDA_OP_DBL: czk_##F2##_dbl(&z, &x); break;                                       \
         case CZK_CUDA_OP_MUL:                                                                      \
-        case CZK_CUDA_OP_MUL_ALT: czk_##F2##_mul(&z, &x, &y); break;                               \
+        case CZK_CUDA_OP_MUL_ALT:                                                                  \
+        case CZK_CUDA_OP_MUL_DFMA: czk_##F2##_mul(&z, &x, &y); break;                              \
         case CZK_CUDA_OP_SQR: czk_##F2##_sqr(&z, &x); break;                                       \
         case CZK_CUDA_OP_FROM_CANONICAL:                                                           \
         case CZK_CUDA_OP_TO_CANONICAL:                                                             \
@@ -202,7 +204,9 @@ static void make_inputs(const struct field_info *f, uint64_t *a, uint64_t *b, si
 
 static const char *op_names[] = {"add",  "sub",  "neg",          "dbl",        "mul",
                                  "sqr",  "from_canonical", "to_canonical", "pow", "inv",
-                                 "eq",   "is_zero",        "one",          "mul_alt"};
+                                 "eq",   "is_zero",        "one",          "mul_alt",
+                                 "mul_dfma"};
+_Static_assert(sizeof op_names / sizeof op_names[0] == CZK_CUDA_OP_COUNT, "one name per field op");
 
 static void check_fields(int on_host)
 {
