@@ -103,28 +103,29 @@ CZK_HD constexpr uint64_t neg_inv64(uint64_t p)
 template <class P> struct shape {
     static constexpr int B = 4 * P::N;
     static constexpr uint64_t MASK = ((uint64_t)1 << B) - 1;
-    /* bits [B j, B j + B) of the N-word value w */
-    CZK_HD static uint64_t limb_of(const uint32_t *w, int j)
+    /* bits [B j, B j + B) of the N-word value whose word i is w(i) */
+    template <class W> CZK_HD static constexpr uint64_t limb_of(const W &w, int j)
     {
         const int bit = B * j, q = bit / 32, s = bit % 32;
-        uint64_t v = (uint64_t)w[q] >> s;
+        uint64_t v = (uint64_t)w(q) >> s;
         if (q + 1 < P::N)
-            v |= (uint64_t)w[q + 1] << (32 - s);
+            v |= (uint64_t)w(q + 1) << (32 - s);
         if (s + B > 64 && q + 2 < P::N)
-            v |= (uint64_t)w[q + 2] << (64 - s);
+            v |= (uint64_t)w(q + 2) << (64 - s);
         return v & MASK;
     }
-    CZK_HD static uint64_t p_limb(int j)
+    struct words {
+        const uint32_t *v;
+        CZK_HD constexpr uint32_t operator()(int i) const { return v[i]; }
+    };
+    struct p_words {
+        CZK_HD constexpr uint32_t operator()(int i) const { return P::p(i); }
+    };
+    /* the modulus' limbs and -p^-1 mod 2^B as doubles (exact, < 2^48): compile-time constants */
+    CZK_HD static constexpr double p_limb(int j) { return (double)limb_of(p_words(), j); }
+    CZK_HD static constexpr double pinv()
     {
-        uint32_t w[P::N];
-#pragma unroll
-        for (int i = 0; i < P::N; i++)
-            w[i] = P::p(i);
-        return limb_of(w, j);
-    }
-    CZK_HD static uint64_t pinv()
-    {
-        return neg_inv64((uint64_t)P::p(0) | (uint64_t)P::p(1) << 32) & MASK;
+        return (double)(neg_inv64((uint64_t)P::p(0) | (uint64_t)P::p(1) << 32) & MASK);
     }
 };
 
@@ -137,11 +138,11 @@ template <class P> CZK_HD mont<P> mul(const mont<P> &a, const mont<P> &b)
     double ad[L], bd[L], pd[L];
 #pragma unroll
     for (int j = 0; j < L; j++) {
-        ad[j] = to_double(S::limb_of(a.limb, j));
-        bd[j] = to_double(S::limb_of(b.limb, j));
-        pd[j] = to_double(S::p_limb(j));
+        ad[j] = to_double(S::limb_of(typename S::words{a.limb}, j));
+        bd[j] = to_double(S::limb_of(typename S::words{b.limb}, j));
+        pd[j] = S::p_limb(j);
     }
-    const double qd = to_double(S::pinv());
+    constexpr double qd = S::pinv();
     uint64_t t[L + 1];
 #pragma unroll
     for (int j = 0; j <= L; j++)
