@@ -162,8 +162,7 @@ enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars
  * plainly); the per-bucket, per-item and per-thread code is the device's. */
 template <class G>
 enum czk_status tree_host_check(const uint64_t *bases, const uint64_t *scalars, size_t n, unsigned c,
-                                unsigned group, unsigned threads, unsigned batch, unsigned streams,
-                                uint64_t *host_out)
+                                unsigned group, unsigned threads, unsigned batch, uint64_t *host_out)
 {
     typedef typename G::pt pt;
     typedef typename G::field F;
@@ -231,12 +230,10 @@ enum czk_status tree_host_check(const uint64_t *bases, const uint64_t *scalars, 
             a.out_y = ly[level & 1].data();
             a.pre = pre.data();
             for (uint32_t t = 0; t < sh.T; t++) {
-                if (streams == 2)
-                    level == 0 ? tree::level_thread2<G, true>(a, buckets.data(), t)
-                               : tree::level_thread2<G, false>(a, buckets.data(), t);
+                if (level == 0)
+                    tree::level_thread<G, true>(a, buckets.data(), t);
                 else
-                    level == 0 ? tree::level_thread<G, true>(a, buckets.data(), t)
-                               : tree::level_thread<G, false>(a, buckets.data(), t);
+                    tree::level_thread<G, false>(a, buckets.data(), t);
             }
             if (no == 0)
                 break;
@@ -266,18 +263,18 @@ extern "C" enum czk_status czk_cuda_msm_affine_host_check(enum czk_groth16_curve
 
 extern "C" enum czk_status czk_cuda_msm_tree_host_check(enum czk_groth16_curve curve, const void *bases,
                                                         const uint64_t (*scalars)[4], size_t n, unsigned c,
-                                                        unsigned group, unsigned threads, unsigned batch,
-                                                        unsigned streams, void *out, char *err, size_t errlen)
+                                                        unsigned group, unsigned threads, unsigned batch, void *out,
+                                                        char *err, size_t errlen)
 {
     if (!bases || !scalars || !out || n == 0 || n >= 0x80000000u || c < C_MIN || c > C_MAX || group == 0 ||
-        threads == 0 || batch == 0 || streams < 1 || streams > 2)
+        threads == 0 || batch == 0)
         return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm tree host check: bad arguments");
     const uint64_t *b = (const uint64_t *)bases, *s = (const uint64_t *)scalars;
     enum czk_status st = CZK_ERR_INVALID_ARG;
     if (curve == CZK_GROTH16_CURVE_BN254)
-        st = tree_host_check<g1_bn254_t>(b, s, n, c, group, threads, batch, streams, (uint64_t *)out);
+        st = tree_host_check<g1_bn254_t>(b, s, n, c, group, threads, batch, (uint64_t *)out);
     else if (curve == CZK_GROTH16_CURVE_BLS12_381)
-        st = tree_host_check<g1_bls12_381_t>(b, s, n, c, group, threads, batch, streams, (uint64_t *)out);
+        st = tree_host_check<g1_bls12_381_t>(b, s, n, c, group, threads, batch, (uint64_t *)out);
     else
         return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm tree host check: bad curve %d", (int)curve);
     if (st != CZK_OK)

@@ -123,11 +123,11 @@ enum czk_status czk_cuda_msm_affine_host_check(enum czk_groth16_curve curve, con
                                                size_t errlen);
 /* Test hook, no GPU needed: as czk_cuda_msm_affine_host_check through the tree accumulation
  * (level code run on the host with `threads` threads of at most `batch` items each, windows in
- * groups of `group` windows; `streams` 1: the one-stream thread, 2: the two-stream thread). */
+ * groups of `group` windows). */
 enum czk_status czk_cuda_msm_tree_host_check(enum czk_groth16_curve curve, const void *bases,
                                              const uint64_t (*scalars)[4], size_t n, unsigned c,
-                                             unsigned group, unsigned threads, unsigned batch,
-                                             unsigned streams, void *out, char *err, size_t errlen);
+                                             unsigned group, unsigned threads, unsigned batch, void *out,
+                                             char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -771,17 +771,12 @@ constexpr uint32_t RED_SEG_MIN = 4;  /* entries per thread in the reduction's la
  * CZK_MSM_TREE_B (tree: items per thread and inversion, 1..8192; else the largest of TREE_BS that
  * the scratch holds), CZK_MSM_TREE_TPS (tree:
  * threads per SM, 32..2048; default BLOCK times the level kernel's minimum blocks per SM),
- * CZK_MSM_TREE_ILP (tree, prime-field groups: 1 one stream of items per thread, 2 two
- * interleaved streams; default TREE_ILP_DEFAULT), CZK_MSM_RED_F (reduction: threads per SM slot of BLOCK, 1..64, default 4). */
+ * CZK_MSM_RED_F (reduction: threads per SM slot of BLOCK, 1..64, default 4). */
 struct ba_tuning {
     unsigned acc, lanes, tps;
     unsigned tree_b, tree_tps; /* tree: items per thread and round (0: by plan), threads per SM (0: by group) */
-    unsigned tree_ilp;         /* tree: item streams per thread (1 or 2; 2 only for prime-field groups) */
     unsigned red_f;            /* reduction: about red_f threads per SM slot of BLOCK */
 };
-#ifndef TREE_ILP_DEFAULT
-#define TREE_ILP_DEFAULT 1
-#endif
 unsigned env_uint(const char *name, unsigned lo, unsigned hi, unsigned dflt)
 {
     const char *v = getenv(name);
@@ -802,7 +797,6 @@ const ba_tuning &tuning()
         r.tps = env_uint("CZK_MSM_BA_TPS", 32, 2048, 256);
         r.tree_b = env_uint("CZK_MSM_TREE_B", 1, 8192, 0);
         r.tree_tps = env_uint("CZK_MSM_TREE_TPS", 32, 2048, 0);
-        r.tree_ilp = env_uint("CZK_MSM_TREE_ILP", 1, 2, TREE_ILP_DEFAULT);
         r.red_f = env_uint("CZK_MSM_RED_F", 1, 64, 4);
         return r;
     }();
@@ -966,34 +960,11 @@ struct layout {
     size_t total;
 };
 
-/* tree: whether the levels run the two-stream thread (level_kernel2) */
-template <class G> constexpr bool tree_pairs_possible() { return sizeof(typename G::field) <= 48; }
-template <class G> bool tree_pairs() { return tree_pairs_possible<G>() && tuning().tree_ilp == 2; }
-/* tree: one level's kernel (either thread shape); returns the launch's error */
-template <class G>
-cudaError_t launch_level(bool first, unsigned blocks, cudaStream_t stream, const tree::level_args &a,
-                         typename G::pt *buckets)
-{
-    if constexpr (tree_pairs_possible<G>()) {
-        if (tree_pairs<G>()) {
-            if (first)
-                tree::level_kernel2<G, true><<<blocks, BLOCK, 0, stream>>>(a, buckets);
-            else
-                tree::level_kernel2<G, false><<<blocks, BLOCK, 0, stream>>>(a, buckets);
-            return cudaGetLastError();
-        }
-    }
-    if (first)
-        tree::level_kernel<G, true><<<blocks, BLOCK, 0, stream>>>(a, buckets);
-    else
-        tree::level_kernel<G, false><<<blocks, BLOCK, 0, stream>>>(a, buckets);
-    return cudaGetLastError();
-}
 /* tree: threads of a level (at most) */
 template <class G> size_t tree_tmax(int sms)
 {
     unsigned tps = tuning().tree_tps;
-    return (size_t)sms * (tps ? tps : BLOCK * (tree_pairs<G>() ? CZK_TREE2_MINB : tree::level_minb<G>()));
+    return (size_t)sms * (tps ? tps : BLOCK * tree::level_minb<G>());
 }
 
 /* partial slots of the first pass: 2 per thread (xyzz) or per lane (affine, when possible) */
@@ -1258,7 +1229,10 @@ enum czk_status tree_accumulate(cudaStream_t stream, const layout &L, uint8_t *s
             a.out_y = (uint4 *)(scr + L.t_y[level & 1]);
             a.pre = (uint4 *)(scr + L.t_pre);
             const unsigned lb = (sh.T + BLOCK - 1) / BLOCK;
-            CZK_CU_CHECK(launch_level<G>(level == 0, lb, stream, a, buckets));
+            if (level == 0)
+                CZK_CU_LAUNCH(tree::level_kernel<G, true><<<lb, BLOCK, 0, stream>>>(a, buckets));
+            else
+                CZK_CU_LAUNCH(tree::level_kernel<G, false><<<lb, BLOCK, 0, stream>>>(a, buckets));
             if (tot[1] == 0)
                 break;
             cur = nxt;

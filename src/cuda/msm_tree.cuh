@@ -185,9 +185,10 @@ template <class G, bool FIRST> struct level_io {
      * sum of the two x */
     CZK_HD void operands(const uint4 &d, F *xa, F *ya, F *sab, F *den, F *num) const
     {
+        /* all four loads before any branch, so their latencies overlap */
         *xa = ex(d.x);
         *ya = ey(d.x);
-        F xb = ex(d.y);
+        const F xb = ex(d.y), yb = ey(d.y);
         *sab = F::add(*xa, xb);
         if (d.w & ST_TAN) {
             *den = F::dbl(*ya);
@@ -195,17 +196,17 @@ template <class G, bool FIRST> struct level_io {
             *num = F::add(F::dbl(s), s);
         } else {
             *den = F::sub(xb, *xa);
-            *num = F::sub(ey(d.y), *ya);
+            *num = F::sub(yb, *ya);
         }
     }
 };
 
 /*
  * The work of thread t (t < T) at one level; FIRST: level 0. A thread's items of a round are
- * q = r T B + j T + t (j < B). Both passes load the next item's descriptor (pass 1 also its x
- * coordinates) before working on the current one, so the two dependent loads of an item
- * (descriptor, then elements) are in flight during the previous item's arithmetic instead of
- * stalling the thread.
+ * q = r T B + j T + t (j < B). Pass 1 loads descriptors two items ahead and the next item's x
+ * coordinates one ahead, so neither the descriptor nor the elements it names are waited for;
+ * pass 2 loads the next descriptor one ahead and an item's four coordinates and prefix
+ * product together before using any of them.
  */
 template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typename G::pt *buckets, uint32_t t)
 {
@@ -221,16 +222,17 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
         bool any = false;
         /* pass 1: the items without an inversion are done at once; the others' denominators
          * go into the prefix products */
-        uint4 d = a.desc[q0];
+        uint4 d = a.desc[q0], dn = nj > 1 ? a.desc[q0 + a.T] : d;
         F xa = io.ex(d.x), xb = io.ex(io.second(d));
         for (uint32_t j = 0; j < nj; j++) {
             const size_t q = q0 + (size_t)j * a.T;
-            uint4 dn = d;
+            uint4 dnn = dn;
             F xan = xa, xbn = xb;
             if (j + 1 < nj) {
-                dn = a.desc[q + a.T];
                 xan = io.ex(dn.x);
                 xbn = io.ex(io.second(dn));
+                if (j + 2 < nj)
+                    dnn = a.desc[q + 2 * (size_t)a.T];
             }
             F den;
             const uint32_t s = io.classify(d, xa, xb, &den);
@@ -241,6 +243,7 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
             }
             a.desc[q].w = s;
             d = dn;
+            dn = dnn;
             xa = xan;
             xb = xbn;
         }
@@ -256,116 +259,13 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
                 d = a.desc[q - a.T];
             if (!(dc.w & ST_PEND))
                 continue;
+            const F p = io.PRE.ld(j, t);
             F xa2, ya, sab, den, num;
             io.operands(dc, &xa2, &ya, &sab, &den, &num);
-            F lam = F::mul(num, F::mul(inv, io.PRE.ld(j, t)));
+            F lam = F::mul(num, F::mul(inv, p));
             inv = F::mul(inv, den);
             F x3 = F::sub(F::sqr(lam), sab);
             io.put(dc.z, x3, F::sub(F::mul(lam, F::sub(xa2, x3)), ya), false);
-        }
-    }
-}
-
-/*
- * The same work in two interleaved streams: items j = 2k and 2k + 1 of a round are taken
- * together, the even ones in one prefix-product chain and the odd ones in another, so every
- * multiplication of an item has an independent partner from the other stream and the
- * thread's dependent carry chains come in pairs. One inversion serves both chains (of their
- * product). A missing or non-waiting partner multiplies by one.
- */
-template <class G, bool FIRST> CZK_HD void level_thread2(const level_args &a, typename G::pt *buckets, uint32_t t)
-{
-    typedef typename G::field F;
-    const level_io<G, FIRST> io(a, buckets);
-    const F one = F::one();
-    for (uint32_t r = 0; r < a.rounds; r++) {
-        const size_t q0 = (size_t)r * a.T * a.B + t;
-        if (q0 >= a.items)
-            break;
-        const size_t left = (a.items - q0 + a.T - 1) / a.T;
-        const uint32_t nj = left < a.B ? (uint32_t)left : a.B;
-        const uint32_t np = (nj + 1) / 2; /* pairs; the last lacks its odd item when nj is odd */
-        F prod0 = one, prod1 = one;
-        bool any = false;
-        /* pass 1, by pairs: the next pair's descriptors are loaded before this pair's work */
-        uint4 d0 = a.desc[q0], d1 = nj > 1 ? a.desc[q0 + a.T] : make_uint4(0, 0, 0, 0);
-        for (uint32_t k = 0; k < np; k++) {
-            const uint32_t j = 2 * k;
-            const size_t q = q0 + (size_t)j * a.T;
-            const bool has1 = j + 1 < nj;
-            uint4 n0 = d0, n1 = d1;
-            if (j + 2 < nj)
-                n0 = a.desc[q + 2 * a.T];
-            if (j + 3 < nj)
-                n1 = a.desc[q + 3 * a.T];
-            F den0 = one, den1 = one;
-            const uint32_t s0 = io.classify(d0, io.ex(d0.x), io.ex(io.second(d0)), &den0);
-            uint32_t s1 = 0;
-            if (has1)
-                s1 = io.classify(d1, io.ex(d1.x), io.ex(io.second(d1)), &den1);
-            if (s0)
-                io.PRE.st(j, t, prod0);
-            if (s1)
-                io.PRE.st(j + 1, t, prod1);
-            den0 = F::cmov(one, den0, s0 != 0);
-            den1 = F::cmov(one, den1, s1 != 0);
-            prod0 = F::mul(prod0, den0);
-            prod1 = F::mul(prod1, den1);
-            any |= (s0 | s1) != 0;
-            a.desc[q].w = s0;
-            if (has1)
-                a.desc[q + a.T].w = s1;
-            d0 = n0;
-            d1 = n1;
-        }
-        if (!any)
-            continue;
-        /* pass 2: 1 / (prod0 prod1), then both chains' inverses; the pairs last first */
-        F iz = F::inv(F::mul(prod0, prod1));
-        F inv0 = F::mul(iz, prod1), inv1 = F::mul(iz, prod0);
-        const uint32_t jl = 2 * (np - 1);
-        d0 = a.desc[q0 + (size_t)jl * a.T];
-        d1 = jl + 1 < nj ? a.desc[q0 + (size_t)(jl + 1) * a.T] : make_uint4(0, 0, 0, 0);
-        for (uint32_t k = np; k-- > 0;) {
-            const uint32_t j = 2 * k;
-            const size_t q = q0 + (size_t)j * a.T;
-            const uint4 c0 = d0, c1 = d1;
-            if (k > 0) {
-                d0 = a.desc[q - 2 * a.T];
-                d1 = a.desc[q - a.T];
-            }
-            const bool w0 = c0.w & ST_PEND, w1 = j + 1 < nj && (c1.w & ST_PEND);
-            if (!w0 && !w1)
-                continue;
-            /* each item's first products right after its operands: its denominator and prefix
-             * product are dead before the other item's operands are live */
-            F xa0 = one, ya0 = one, sab0 = one, num0 = one, lam0, xa1 = one, ya1 = one, sab1 = one, num1 = one, lam1;
-            {
-                F den = one, p = one;
-                if (w0) {
-                    io.operands(c0, &xa0, &ya0, &sab0, &den, &num0);
-                    p = io.PRE.ld(j, t);
-                }
-                lam0 = F::mul(inv0, p);
-                inv0 = F::mul(inv0, den);
-            }
-            {
-                F den = one, p = one;
-                if (w1) {
-                    io.operands(c1, &xa1, &ya1, &sab1, &den, &num1);
-                    p = io.PRE.ld(j + 1, t);
-                }
-                lam1 = F::mul(inv1, p);
-                inv1 = F::mul(inv1, den);
-            }
-            lam0 = F::mul(num0, lam0);
-            lam1 = F::mul(num1, lam1);
-            F x30 = F::sub(F::sqr(lam0), sab0), x31 = F::sub(F::sqr(lam1), sab1);
-            F y30 = F::sub(F::mul(lam0, F::sub(xa0, x30)), ya0), y31 = F::sub(F::mul(lam1, F::sub(xa1, x31)), ya1);
-            if (w0)
-                io.put(c0.z, x30, y30, false);
-            if (w1)
-                io.put(c1.z, x31, y31, false);
         }
     }
 }
@@ -429,18 +329,6 @@ __global__ void __launch_bounds__(BLOCK, level_minb<G>()) level_kernel(level_arg
     if (t < a.T)
         level_thread<G, FIRST>(a, buckets, t);
 }
-/* the two-stream thread (prime-field groups only); its own minimum blocks per SM */
-#ifndef CZK_TREE2_MINB
-#define CZK_TREE2_MINB 2
-#endif
-template <class G, bool FIRST>
-__global__ void __launch_bounds__(BLOCK, CZK_TREE2_MINB) level_kernel2(level_args a, typename G::pt *buckets)
-{
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t < a.T)
-        level_thread2<G, FIRST>(a, buckets, t);
-}
-
 /* Launch shape of a level of `items` items: T threads (at most tmax), B items per thread and
  * round (at most bmax), rounds. */
 struct shape {

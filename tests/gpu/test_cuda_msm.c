@@ -498,16 +498,13 @@ static void affine_host_case(const struct group_info *g, const void *bases, cons
 static void tree_host_case(const struct group_info *g, const void *bases, const uint64_t (*sc)[4], size_t n,
                            unsigned c, unsigned group, unsigned threads, unsigned batch, const char *what)
 {
-    for (unsigned streams = 1; streams <= 2; streams++) {
-        uint8_t got[512];
-        char err[256] = "", params[112];
-        memset(got, 0xa5, sizeof got);
-        enum czk_status st = czk_cuda_msm_tree_host_check(g->curve, bases, sc, n, c, group, threads, batch, streams,
-                                                          got, err, sizeof err);
-        snprintf(params, sizeof params, "tree: c=%u group=%u threads=%u batch=%u streams=%u", c, group, threads,
-                 batch, streams);
-        check_host_result(g, bases, sc, n, st, got, err, what, params);
-    }
+    uint8_t got[512];
+    char err[256] = "", params[96];
+    memset(got, 0xa5, sizeof got);
+    enum czk_status st =
+        czk_cuda_msm_tree_host_check(g->curve, bases, sc, n, c, group, threads, batch, got, err, sizeof err);
+    snprintf(params, sizeof params, "tree: c=%u group=%u threads=%u batch=%u", c, group, threads, batch);
+    check_host_result(g, bases, sc, n, st, got, err, what, params);
 }
 
 /* both batch-affine accumulations on one input: lanes (c, lanes, steps), tree (c, windows per
