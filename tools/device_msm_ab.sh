@@ -5,16 +5,19 @@
 # build's device suites (test_cuda_msm: every field op and MSM edge case; test_backend_ops; the
 # CUDA prove script), then the MSM benchmarks the issue's targets name under both binaries in
 # one run (DIR/czk-base: the baseline's czk), and tools/device_msm_stalls.sh on the new build. Binaries as for tools/device_gpu_all.sh (DIR or DIR.tar.xz). Logs in $OUT; a table last.
-# Usage: tools/device_msm_ab.sh [DIR]
+# MODE bench skips the suites (for a variant build that only needs its figures and its results
+# at 2^20 checked against the CPU, through the tree).
+# Usage: tools/device_msm_ab.sh [DIR [all|bench]]
 set -u
 B="${1:-$PWD/build-dev-all}"
+MODE="${2:-all}"
 O="${OUT:-$PWD/out-dev-ab}"
 STEP_WIDTH=12
 STEP_PATTERN='PASSED|FAILED|passed|skipped|^bench: msm'
 . "$(dirname "$0")/device_lib.sh"
 device_setup "$B" summary.txt
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
-step msm_suite 300 "$B/test_cuda_msm"
+[ "$MODE" = bench ] || step msm_suite 300 "$B/test_cuda_msm"
 for v in base new; do
     bin="$B/czk"
     [ $v = base ] && bin="$B/czk-base"
@@ -26,8 +29,13 @@ for v in base new; do
     step g2bn24_$v 60 $M --curve bn254 --group 2 --log-n 24 --reps 3
 done
 step bls20_cpu 120 "$B/czk" bench msm --backend cuda --curve bls12_381 --group 1 --log-n 20 --reps 5 --compare-cpu
-step backend_ops 200 "$B/test_backend_ops"
-step prove_cuda 60 bash tests/cli/test_prove_cuda_cli.sh "$B/czk"
+if [ "$MODE" = bench ]; then
+    step bls20_tree 120 "$B/czk" bench msm --backend cuda --curve bls12_381 --group 1 --log-n 20 --reps 3 --compare-cpu --acc tree
+    step bn20_tree 120 "$B/czk" bench msm --backend cuda --curve bn254 --group 1 --log-n 20 --reps 3 --compare-cpu --acc tree
+else
+    step backend_ops 200 "$B/test_backend_ops"
+    step prove_cuda 60 bash tests/cli/test_prove_cuda_cli.sh "$B/czk"
+fi
 echo "==== details"
 grep -h -E "FAILED|differs|mismatch|error|Error" "$O"/*.log | head -20 | cut -c1-250
 echo "==== table: median_ms accumulate_ms (base -> new)"
@@ -35,7 +43,7 @@ for c in bls24 bn24 bls26 g2bls24 g2bn24; do
     f() { grep -h '^bench: msm' "$O/${c}_$1.log" | tail -1 | grep -oE '(median_ms|accumulate_ms|reduce_ms|levels)=[0-9.]*' | tr '\n' ' '; }
     echo "$c | base: $(f base) | new: $(f new)"
 done
-grep -h -E "2\^20|equal|differ|ratio" "$O/bls20_cpu.log" | head -3 | cut -c1-200
+grep -h -E "^bench: msm-compare" "$O"/*20_*.log | cut -c1-200
 echo "==== summary"
 cat "$summary"
 echo "==== stalls (new build)"
