@@ -114,7 +114,7 @@ template <class F> CZK_HD F base_coord(const uint64_t *bases, uint32_t i, unsign
 }
 
 /* The element access and output of one level's thread; FIRST: level 0 (elements are signed
- * bases). Shared by both thread shapes below. */
+ * bases): descriptor-driven loads, the writes, and the per-item steps of both passes. */
 template <class G, bool FIRST> struct level_io {
     typedef typename G::field F;
     typedef typename G::pt pt;
