@@ -20,8 +20,8 @@
  *           cmov(a, b, c) (c ? b : a)
  *   members: load(const uint64_t *p), store(uint64_t *p) (host layout: N/2 u64 per Fp element,
  *            c0 then c1 for E), operators * + - (binary), - (unary), == .
- *   F::inv(a) (binary extended Euclid, no value-dependent branch; inv(0) = 0); F::mul_wide(a, b): mul through 64-bit products
- *   (another code shape, same result).
+ *   F::inv(a) (binary extended Euclid, no value-dependent branch; inv(0) = 0);
+ *   F::mul_wide(a, b): mul through 64-bit products (another code shape, same result).
  *
  * Values are always fully reduced (< p): equality is bitwise and results equal the host's src/ff
  * bit for bit. Every function is __host__ __device__: on the host the PTX carry-chain primitives
