@@ -7,7 +7,9 @@
 # one run (DIR/czk-base: the baseline's czk), and tools/device_msm_stalls.sh on the new build. Binaries as for tools/device_gpu_all.sh (DIR or DIR.tar.xz). Logs in $OUT; a table last.
 # MODE bench skips the suites (for a variant build that only needs its figures and its results
 # at 2^20 checked against the CPU, through the tree).
-# Usage: tools/device_msm_ab.sh [DIR [all|bench]]
+# VARIANTS (default "base new"): the binaries benched, in order; new is DIR/czk, any other name
+# V is DIR/czk-V (so more variant builds can be compared in the same run).
+# Usage: [VARIANTS="base new v2"] tools/device_msm_ab.sh [DIR [all|bench]]
 set -u
 B="${1:-$PWD/build-dev-all}"
 MODE="${2:-all}"
@@ -18,9 +20,10 @@ STEP_PATTERN='PASSED|FAILED|passed|skipped|^bench: msm'
 device_setup "$B" summary.txt
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary"
 [ "$MODE" = bench ] || step msm_suite 300 "$B/test_cuda_msm"
-for v in base new; do
+VARIANTS="${VARIANTS:-base new}"
+for v in $VARIANTS; do
     bin="$B/czk"
-    [ $v = base ] && bin="$B/czk-base"
+    [ "$v" = new ] || bin="$B/czk-$v"
     M="$bin bench msm --backend cuda"
     step bls24_$v 90 $M --curve bls12_381 --group 1 --log-n 24 --reps 5
     step bn24_$v 60 $M --curve bn254 --group 1 --log-n 24 --reps 5
@@ -38,10 +41,12 @@ else
 fi
 echo "==== details"
 grep -h -E "FAILED|differs|mismatch|error|Error" "$O"/*.log | head -20 | cut -c1-250
-echo "==== table: median_ms accumulate_ms (base -> new)"
+echo "==== table: median_ms accumulate_ms ($VARIANTS)"
 for c in bls24 bn24 bls26 g2bls24 g2bn24; do
     f() { grep -h '^bench: msm' "$O/${c}_$1.log" | tail -1 | grep -oE '(median_ms|accumulate_ms|reduce_ms|levels)=[0-9.]*' | tr '\n' ' '; }
-    echo "$c | base: $(f base) | new: $(f new)"
+    line="$c"
+    for v in $VARIANTS; do line="$line | $v: $(f "$v")"; done
+    echo "$line"
 done
 grep -h -E "^bench: msm-compare" "$O"/*20_*.log | cut -c1-200
 echo "==== summary"

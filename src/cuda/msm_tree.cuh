@@ -91,7 +91,7 @@ CZK_HD void plan_one(uint32_t q, const uint32_t *gid, const uint32_t *istart, co
 }
 
 struct level_args {
-    uint4 *desc;
+    const uint4 *desc; /* read only by the level kernel */
     uint32_t items, T, B, rounds; /* item q = (r T + j T ... ): q = r T B + j T + t */
     uint32_t gbase;               /* bucket id of the group's first bucket */
     const uint64_t *bases;        /* level 0 */
@@ -120,17 +120,18 @@ template <class G, bool FIRST> struct level_io {
     typedef typename G::pt pt;
     const level_args &a;
     typename G::pt *buckets;
-    lane_array<F> IX, IY, OX, OY, PRE;
-    CZK_HD level_io(const level_args &a_, pt *b_)
-        : a(a_), buckets(b_), IX(elem_array<F>(a_.in_x)), IY(elem_array<F>(a_.in_y)), OX(elem_array<F>(a_.out_x)),
-          OY(elem_array<F>(a_.out_y)), PRE{a_.pre, a_.T}
-    {
-    }
+    /* the lists, made from the arguments at each use (kernel parameters, not registers) */
+    CZK_HD lane_array<F> IX() const { return elem_array<F>(a.in_x); }
+    CZK_HD lane_array<F> IY() const { return elem_array<F>(a.in_y); }
+    CZK_HD lane_array<F> OX() const { return elem_array<F>(a.out_x); }
+    CZK_HD lane_array<F> OY() const { return elem_array<F>(a.out_y); }
+    CZK_HD lane_array<F> PRE() const { return lane_array<F>{a.pre, a.T}; }
+    CZK_HD level_io(const level_args &a_, pt *b_) : a(a_), buckets(b_) {}
     CZK_HD F ex(uint32_t r) const
     {
         if (FIRST)
             return base_coord<F>(a.bases, r & 0x7fffffffu, 0);
-        return IX.ld(r, 0);
+        return IX().ld(r, 0);
     }
     CZK_HD F ey(uint32_t r) const
     {
@@ -138,7 +139,16 @@ template <class G, bool FIRST> struct level_io {
             F y = base_coord<F>(a.bases, r & 0x7fffffffu, 1);
             return r >> 31 ? F::neg(y) : y;
         }
-        return IY.ld(r, 0);
+        return IY().ld(r, 0);
+    }
+    /* descriptor of item q, through the read-only path on the device */
+    CZK_HD uint4 desc(size_t q) const
+    {
+#ifdef __CUDA_ARCH__
+        return __ldg(a.desc + q);
+#else
+        return a.desc[q];
+#endif
     }
     /* the second element's reference, or the first's for a lone element (never NONE) */
     CZK_HD static uint32_t second(const uint4 &d) { return d.y == NONE ? d.x : d.y; }
@@ -154,8 +164,8 @@ template <class G, bool FIRST> struct level_io {
             }
             buckets[a.gbase + (dest & ~FINAL)] = p;
         } else {
-            OX.st(dest, 0, inf ? inf_x<F>() : x);
-            OY.st(dest, 0, y);
+            OX().st(dest, 0, inf ? inf_x<F>() : x);
+            OY().st(dest, 0, y);
         }
     }
     /* pass 1 of item d, its elements' x given: an item that needs no inversion is written at
@@ -181,23 +191,30 @@ template <class G, bool FIRST> struct level_io {
         }
         return 0;
     }
-    /* pass 2 of a waiting item: its elements, the slope's denominator and numerator; *sab the
-     * sum of the two x */
-    CZK_HD void operands(const uint4 &d, F *xa, F *ya, F *sab, F *den, F *num) const
+    /* pass 2 of an item with two elements: its elements, the slope's denominator and numerator
+     * (*sab the sum of the two x). Pass 1's classification is made again from the coordinates
+     * (no status is stored between the passes): returns 0 for an item pass 1 wrote, else its
+     * ST_PEND (| ST_TAN). */
+    CZK_HD uint32_t operands(const uint4 &d, F *xa, F *ya, F *sab, F *den, F *num) const
     {
         /* all four loads before any branch, so their latencies overlap */
         *xa = ex(d.x);
         *ya = ey(d.x);
         const F xb = ex(d.y), yb = ey(d.y);
+        if (!FIRST && (x_is_inf(*xa) || x_is_inf(xb)))
+            return 0;
         *sab = F::add(*xa, xb);
-        if (d.w & ST_TAN) {
+        if (F::eq(*xa, xb)) {
+            if (!F::eq(*ya, yb))
+                return 0; /* P + (-P) */
             *den = F::dbl(*ya);
             F s = F::sqr(*xa);
             *num = F::add(F::dbl(s), s);
-        } else {
-            *den = F::sub(xb, *xa);
-            *num = F::sub(yb, *ya);
+            return ST_PEND | ST_TAN;
         }
+        *den = F::sub(xb, *xa);
+        *num = F::sub(yb, *ya);
+        return ST_PEND;
     }
 };
 
@@ -206,8 +223,15 @@ template <class G, bool FIRST> struct level_io {
  * q = r T B + j T + t (j < B). Pass 1 loads descriptors two items ahead and the next item's x
  * coordinates one ahead, so neither the descriptor nor the elements it names are waited for;
  * pass 2 loads the next descriptor one ahead and an item's four coordinates and prefix
- * product together before using any of them.
+ * product together before using any of them. Nothing is written between the passes but the
+ * prefix products: pass 2 tells the waiting items again from their coordinates, so the
+ * descriptors stay read-only.
  */
+/* CZK_TREE_XAHEAD 1: pass 1 holds the next item's x coordinates in registers (two field
+ * elements more live); 0: it loads them when the item starts, the descriptor still two ahead */
+#ifndef CZK_TREE_XAHEAD
+#define CZK_TREE_XAHEAD 1
+#endif
 template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typename G::pt *buckets, uint32_t t)
 {
     typedef typename G::field F;
@@ -222,46 +246,56 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
         bool any = false;
         /* pass 1: the items without an inversion are done at once; the others' denominators
          * go into the prefix products */
-        uint4 d = a.desc[q0], dn = nj > 1 ? a.desc[q0 + a.T] : d;
+        uint4 d = io.desc(q0), dn = nj > 1 ? io.desc(q0 + a.T) : d;
+#if CZK_TREE_XAHEAD
         F xa = io.ex(d.x), xb = io.ex(io.second(d));
+#endif
         for (uint32_t j = 0; j < nj; j++) {
             const size_t q = q0 + (size_t)j * a.T;
             uint4 dnn = dn;
+#if CZK_TREE_XAHEAD
             F xan = xa, xbn = xb;
             if (j + 1 < nj) {
                 xan = io.ex(dn.x);
                 xbn = io.ex(io.second(dn));
                 if (j + 2 < nj)
-                    dnn = a.desc[q + 2 * (size_t)a.T];
+                    dnn = io.desc(q + 2 * (size_t)a.T);
             }
+#else
+            const F xa = io.ex(d.x), xb = io.ex(io.second(d));
+            if (j + 2 < nj)
+                dnn = io.desc(q + 2 * (size_t)a.T);
+#endif
             F den;
             const uint32_t s = io.classify(d, xa, xb, &den);
             if (s) {
-                io.PRE.st(j, t, prod);
+                io.PRE().st(j, t, prod);
                 prod = F::mul(prod, den);
                 any = true;
             }
-            a.desc[q].w = s;
             d = dn;
             dn = dnn;
+#if CZK_TREE_XAHEAD
             xa = xan;
             xb = xbn;
+#endif
         }
         if (!any)
             continue;
         /* pass 2: one inversion, then the waiting items, last first */
         F inv = F::inv(prod);
-        d = a.desc[q0 + (size_t)(nj - 1) * a.T];
+        d = io.desc(q0 + (size_t)(nj - 1) * a.T);
         for (uint32_t j = nj; j-- > 0;) {
             const size_t q = q0 + (size_t)j * a.T;
             const uint4 dc = d;
             if (j > 0)
-                d = a.desc[q - a.T];
-            if (!(dc.w & ST_PEND))
-                continue;
-            const F p = io.PRE.ld(j, t);
+                d = io.desc(q - a.T);
+            if (dc.y == NONE)
+                continue; /* a lone element: written by pass 1 */
+            const F p = io.PRE().ld(j, t);
             F xa2, ya, sab, den, num;
-            io.operands(dc, &xa2, &ya, &sab, &den, &num);
+            if (!io.operands(dc, &xa2, &ya, &sab, &den, &num))
+                continue;
             F lam = F::mul(num, F::mul(inv, p));
             inv = F::mul(inv, den);
             F x3 = F::sub(F::sqr(lam), sab);
