@@ -232,6 +232,17 @@ template <class G, bool FIRST> struct level_io {
 #ifndef CZK_TREE_XAHEAD
 #define CZK_TREE_XAHEAD 1
 #endif
+/* CZK_TREE_MULCALL 1: the level loop's multiplications call one out-of-line copy of F::mul
+ * (a smaller loop body for the instruction cache), 0: each is inlined */
+#ifndef CZK_TREE_MULCALL
+#define CZK_TREE_MULCALL 0
+#endif
+#if CZK_TREE_MULCALL && defined(__CUDA_ARCH__)
+template <class F> __device__ __noinline__ F mul_call(F a, F b) { return F::mul(a, b); }
+#define CZK_TREE_MUL(a, b) mul_call<F>(a, b)
+#else
+#define CZK_TREE_MUL(a, b) F::mul(a, b)
+#endif
 template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typename G::pt *buckets, uint32_t t)
 {
     typedef typename G::field F;
@@ -270,7 +281,7 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
             const uint32_t s = io.classify(d, xa, xb, &den);
             if (s) {
                 io.PRE().st(j, t, prod);
-                prod = F::mul(prod, den);
+                prod = CZK_TREE_MUL(prod, den);
                 any = true;
             }
             d = dn;
@@ -296,10 +307,10 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
             F xa2, ya, sab, den, num;
             if (!io.operands(dc, &xa2, &ya, &sab, &den, &num))
                 continue;
-            F lam = F::mul(num, F::mul(inv, p));
-            inv = F::mul(inv, den);
-            F x3 = F::sub(F::sqr(lam), sab);
-            io.put(dc.z, x3, F::sub(F::mul(lam, F::sub(xa2, x3)), ya), false);
+            F lam = CZK_TREE_MUL(num, CZK_TREE_MUL(inv, p));
+            inv = CZK_TREE_MUL(inv, den);
+            F x3 = F::sub(CZK_TREE_MUL(lam, lam), sab);
+            io.put(dc.z, x3, F::sub(CZK_TREE_MUL(lam, F::sub(xa2, x3)), ya), false);
         }
     }
 }
