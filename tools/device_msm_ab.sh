@@ -9,7 +9,8 @@
 # at 2^20 checked against the CPU, through the tree).
 # VARIANTS (default "base new"): the binaries benched, in order; new is DIR/czk, any other name
 # V is DIR/czk-V (so more variant builds can be compared in the same run).
-# Usage: [VARIANTS="base new v2"] tools/device_msm_ab.sh [DIR [all|bench]]
+# TUNE: NAME=VALUE environment settings, each benched with the new build (BLS12-381, BN254 G1 2^24).
+# Usage: [VARIANTS="base new v2"] [TUNE="CZK_X=1 CZK_X=2"] tools/device_msm_ab.sh [DIR [all|bench]]
 set -u
 B="${1:-$PWD/build-dev-all}"
 MODE="${2:-all}"
@@ -30,6 +31,14 @@ for v in $VARIANTS; do
     step bls26_$v 120 $M --curve bls12_381 --group 1 --log-n 26 --reps 3
     step g2bls24_$v 90 $M --curve bls12_381 --group 2 --log-n 24 --reps 3
     step g2bn24_$v 60 $M --curve bn254 --group 2 --log-n 24 --reps 3
+done
+# TUNE: space-separated NAME=VALUE settings, each run by the new build at BLS12-381 / BN254 G1 2^24
+k=0
+for kv in ${TUNE:-}; do
+    k=$((k + 1))
+    step bls24_t$k 90 env "$kv" "$B/czk" bench msm --backend cuda --curve bls12_381 --group 1 --log-n 24 --reps 5
+    step bn24_t$k 60 env "$kv" "$B/czk" bench msm --backend cuda --curve bn254 --group 1 --log-n 24 --reps 5
+    echo "tune t$k: $kv" | tee -a "$summary"
 done
 step bls20_cpu 120 "$B/czk" bench msm --backend cuda --curve bls12_381 --group 1 --log-n 20 --reps 5 --compare-cpu
 if [ "$MODE" = bench ]; then

@@ -374,15 +374,18 @@ __global__ void __launch_bounds__(BLOCK, level_minb<G>()) level_kernel(level_arg
     if (t < a.T)
         level_thread<G, FIRST>(a, buckets, t);
 }
-/* Launch shape of a level of `items` items: T threads (at most tmax), B items per thread and
+/* Launch shape of a level of `items` items: T threads (at most tmax, and at most items / bmin
+ * so that a small level's inversions are shared by bmin items or more), B items per thread and
  * round (at most bmax), rounds. */
 struct shape {
     uint32_t T, B, rounds;
 };
-inline shape level_shape(uint32_t items, uint32_t tmax, uint32_t bmax)
+inline shape level_shape(uint32_t items, uint32_t tmax, uint32_t bmax, uint32_t bmin = 1)
 {
     shape s;
     s.T = items < tmax ? items : tmax;
+    if (bmin > 1 && bmin <= bmax && (items + bmin - 1) / bmin < s.T)
+        s.T = (items + bmin - 1) / bmin;
     if (s.T == 0)
         s.T = 1;
     size_t per = (size_t)s.T * bmax;
