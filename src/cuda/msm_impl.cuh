@@ -771,13 +771,10 @@ constexpr uint32_t RED_SEG_MIN = 4;  /* entries per thread in the reduction's la
  * CZK_MSM_TREE_B (tree: items per thread and inversion, 1..8192; else the largest of TREE_BS that
  * the scratch holds), CZK_MSM_TREE_TPS (tree:
  * threads per SM, 32..2048; default BLOCK times the level kernel's minimum blocks per SM),
- * CZK_MSM_TREE_BMIN (tree: a level of fewer than tmax x BMIN items runs on items / BMIN threads,
- * 1..8192, default 1: every level on tmax threads),
  * CZK_MSM_RED_F (reduction: threads per SM slot of BLOCK, 1..64, default 4). */
 struct ba_tuning {
     unsigned acc, lanes, tps;
     unsigned tree_b, tree_tps; /* tree: items per thread and round (0: by plan), threads per SM (0: by group) */
-    unsigned tree_bmin;        /* tree: fewer threads for a level below tmax bmin items (1: never) */
     unsigned red_f;            /* reduction: about red_f threads per SM slot of BLOCK */
 };
 unsigned env_uint(const char *name, unsigned lo, unsigned hi, unsigned dflt)
@@ -800,7 +797,6 @@ const ba_tuning &tuning()
         r.tps = env_uint("CZK_MSM_BA_TPS", 32, 2048, 256);
         r.tree_b = env_uint("CZK_MSM_TREE_B", 1, 8192, 0);
         r.tree_tps = env_uint("CZK_MSM_TREE_TPS", 32, 2048, 0);
-        r.tree_bmin = env_uint("CZK_MSM_TREE_BMIN", 1, 8192, 1);
         r.red_f = env_uint("CZK_MSM_RED_F", 1, 64, 4);
         return r;
     }();
@@ -1218,7 +1214,7 @@ enum czk_status tree_accumulate(cudaStream_t stream, const layout &L, uint8_t *s
             uint4 *desc = (uint4 *)(scr + L.t_desc);
             CZK_CU_LAUNCH(tree::plan_kernel<<<(tot[0] + BLOCK - 1) / BLOCK, BLOCK, 0, stream>>>(
                 tot[0], gid, istart, S[cur], C[cur], S[nxt], level == 0 ? vals + (size_t)w0 * m : nullptr, desc));
-            tree::shape sh = tree::level_shape(tot[0], (uint32_t)tmax, (uint32_t)bmax, tuning().tree_bmin);
+            tree::shape sh = tree::level_shape(tot[0], (uint32_t)tmax, (uint32_t)bmax);
             tree::level_args a;
             a.desc = desc;
             a.items = tot[0];

@@ -30,8 +30,6 @@
 namespace tree {
 
 constexpr uint32_t FINAL = 1u << 31; /* destination is a bucket (id in the group) */
-constexpr uint32_t ST_PEND = 1;      /* the item waits for this round's inverse */
-constexpr uint32_t ST_TAN = 2;       /* ... as a doubling (both elements equal) */
 
 /* List elements are stored contiguously, Q uint4 words each: a lane_array of one thread
  * (element e at words e Q + q) */
@@ -169,8 +167,9 @@ template <class G, bool FIRST> struct level_io {
         }
     }
     /* pass 1 of item d, its elements' x given: an item that needs no inversion is written at
-     * once (returns 0); else returns ST_PEND (| ST_TAN) and its denominator in *den */
-    CZK_HD uint32_t classify(const uint4 &d, const F &xa, const F &xb, F *den) const
+     * once (returns false); else returns true (it waits for the round's inverse) and its
+     * denominator in *den */
+    CZK_HD bool classify(const uint4 &d, const F &xa, const F &xb, F *den) const
     {
         if (d.y == NONE) {
             put(d.z, xa, ey(d.x), !FIRST && x_is_inf(xa));
@@ -180,41 +179,40 @@ template <class G, bool FIRST> struct level_io {
             put(d.z, xa, ey(d.x), false);
         } else if (!F::eq(xa, xb)) {
             *den = F::sub(xb, xa);
-            return ST_PEND;
+            return true;
         } else {
             F ya = ey(d.x);
             if (F::eq(ya, ey(d.y))) { /* P + P: the tangent */
                 *den = F::dbl(ya);
-                return ST_PEND | ST_TAN;
+                return true;
             }
             put(d.z, xa, ya, true); /* P + (-P) */
         }
-        return 0;
+        return false;
     }
     /* pass 2 of an item with two elements: its elements, the slope's denominator and numerator
      * (*sab the sum of the two x). Pass 1's classification is made again from the coordinates
-     * (no status is stored between the passes): returns 0 for an item pass 1 wrote, else its
-     * ST_PEND (| ST_TAN). */
-    CZK_HD uint32_t operands(const uint4 &d, F *xa, F *ya, F *sab, F *den, F *num) const
+     * (no status is stored between the passes): returns false for an item pass 1 wrote. */
+    CZK_HD bool operands(const uint4 &d, F *xa, F *ya, F *sab, F *den, F *num) const
     {
         /* all four loads before any branch, so their latencies overlap */
         *xa = ex(d.x);
         *ya = ey(d.x);
         const F xb = ex(d.y), yb = ey(d.y);
         if (!FIRST && (x_is_inf(*xa) || x_is_inf(xb)))
-            return 0;
+            return false;
         *sab = F::add(*xa, xb);
         if (F::eq(*xa, xb)) {
             if (!F::eq(*ya, yb))
-                return 0; /* P + (-P) */
+                return false; /* P + (-P) */
             *den = F::dbl(*ya);
             F s = F::sqr(*xa);
             *num = F::add(F::dbl(s), s);
-            return ST_PEND | ST_TAN;
+            return true;
         }
         *den = F::sub(xb, *xa);
         *num = F::sub(yb, *ya);
-        return ST_PEND;
+        return true;
     }
 };
 
@@ -227,22 +225,6 @@ template <class G, bool FIRST> struct level_io {
  * prefix products: pass 2 tells the waiting items again from their coordinates, so the
  * descriptors stay read-only.
  */
-/* CZK_TREE_XAHEAD 1: pass 1 holds the next item's x coordinates in registers (two field
- * elements more live); 0: it loads them when the item starts, the descriptor still two ahead */
-#ifndef CZK_TREE_XAHEAD
-#define CZK_TREE_XAHEAD 1
-#endif
-/* CZK_TREE_MULCALL 1: the level loop's multiplications call one out-of-line copy of F::mul
- * (a smaller loop body for the instruction cache), 0: each is inlined */
-#ifndef CZK_TREE_MULCALL
-#define CZK_TREE_MULCALL 0
-#endif
-#if CZK_TREE_MULCALL && defined(__CUDA_ARCH__)
-template <class F> __device__ __noinline__ F mul_call(F a, F b) { return F::mul(a, b); }
-#define CZK_TREE_MUL(a, b) mul_call<F>(a, b)
-#else
-#define CZK_TREE_MUL(a, b) F::mul(a, b)
-#endif
 template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typename G::pt *buckets, uint32_t t)
 {
     typedef typename G::field F;
@@ -258,13 +240,10 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
         /* pass 1: the items without an inversion are done at once; the others' denominators
          * go into the prefix products */
         uint4 d = io.desc(q0), dn = nj > 1 ? io.desc(q0 + a.T) : d;
-#if CZK_TREE_XAHEAD
         F xa = io.ex(d.x), xb = io.ex(io.second(d));
-#endif
         for (uint32_t j = 0; j < nj; j++) {
             const size_t q = q0 + (size_t)j * a.T;
             uint4 dnn = dn;
-#if CZK_TREE_XAHEAD
             F xan = xa, xbn = xb;
             if (j + 1 < nj) {
                 xan = io.ex(dn.x);
@@ -272,24 +251,16 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
                 if (j + 2 < nj)
                     dnn = io.desc(q + 2 * (size_t)a.T);
             }
-#else
-            const F xa = io.ex(d.x), xb = io.ex(io.second(d));
-            if (j + 2 < nj)
-                dnn = io.desc(q + 2 * (size_t)a.T);
-#endif
             F den;
-            const uint32_t s = io.classify(d, xa, xb, &den);
-            if (s) {
+            if (io.classify(d, xa, xb, &den)) {
                 io.PRE().st(j, t, prod);
-                prod = CZK_TREE_MUL(prod, den);
+                prod = F::mul(prod, den);
                 any = true;
             }
             d = dn;
             dn = dnn;
-#if CZK_TREE_XAHEAD
             xa = xan;
             xb = xbn;
-#endif
         }
         if (!any)
             continue;
@@ -307,10 +278,10 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
             F xa2, ya, sab, den, num;
             if (!io.operands(dc, &xa2, &ya, &sab, &den, &num))
                 continue;
-            F lam = CZK_TREE_MUL(num, CZK_TREE_MUL(inv, p));
-            inv = CZK_TREE_MUL(inv, den);
-            F x3 = F::sub(CZK_TREE_MUL(lam, lam), sab);
-            io.put(dc.z, x3, F::sub(CZK_TREE_MUL(lam, F::sub(xa2, x3)), ya), false);
+            F lam = F::mul(num, F::mul(inv, p));
+            inv = F::mul(inv, den);
+            F x3 = F::sub(F::mul(lam, lam), sab);
+            io.put(dc.z, x3, F::sub(F::mul(lam, F::sub(xa2, x3)), ya), false);
         }
     }
 }
@@ -374,18 +345,15 @@ __global__ void __launch_bounds__(BLOCK, level_minb<G>()) level_kernel(level_arg
     if (t < a.T)
         level_thread<G, FIRST>(a, buckets, t);
 }
-/* Launch shape of a level of `items` items: T threads (at most tmax, and at most items / bmin
- * so that a small level's inversions are shared by bmin items or more), B items per thread and
+/* Launch shape of a level of `items` items: T threads (at most tmax), B items per thread and
  * round (at most bmax), rounds. */
 struct shape {
     uint32_t T, B, rounds;
 };
-inline shape level_shape(uint32_t items, uint32_t tmax, uint32_t bmax, uint32_t bmin = 1)
+inline shape level_shape(uint32_t items, uint32_t tmax, uint32_t bmax)
 {
     shape s;
     s.T = items < tmax ? items : tmax;
-    if (bmin > 1 && bmin <= bmax && (items + bmin - 1) / bmin < s.T)
-        s.T = (items + bmin - 1) / bmin;
     if (s.T == 0)
         s.T = 1;
     size_t per = (size_t)s.T * bmax;
