@@ -96,15 +96,15 @@ template <class F> struct xyzz {
     CZK_HD static void dbl_affine_inline(xyzz &r, const affine<F> &a)
     {
         F U = F::dbl(a.y);
-        F V = F::sqr(U);
+        F V = F::sqr_lean(U);
         F W = F::mul(U, V);
         F S = F::mul(a.x, V);
         F WY = F::mul(W, a.y);
-        F M = F::sqr(a.x);
+        F M = F::sqr_lean(a.x);
         M = F::add(F::dbl(M), M);
         r.ZZ = V;
         r.ZZZ = W;
-        F X3 = F::sub(F::sqr(M), F::dbl(S));
+        F X3 = F::sub(F::sqr_lean(M), F::dbl(S));
         r.X = X3;
         r.Y = F::sub(F::mul(M, F::sub(S, X3)), WY);
     }
@@ -118,17 +118,17 @@ template <class F> struct xyzz {
             return;
         }
         F U = F::dbl(p.Y);
-        F V = F::sqr(U);
+        F V = F::sqr_lean(U);
         F W = F::mul(U, V);
         F S = F::mul(p.X, V);
         F ZZ3 = F::mul(V, p.ZZ);
         F WY = F::mul(W, p.Y);
         F ZZZ3 = F::mul(W, p.ZZZ);
-        F M = F::sqr(p.X);
+        F M = F::sqr_lean(p.X);
         M = F::add(F::dbl(M), M);
         r.ZZ = ZZ3;
         r.ZZZ = ZZZ3;
-        F X3 = F::sub(F::sqr(M), F::dbl(S));
+        F X3 = F::sub(F::sqr_lean(M), F::dbl(S));
         r.X = X3;
         r.Y = F::sub(F::mul(M, F::sub(S, X3)), WY);
     }
@@ -160,7 +160,7 @@ template <class F> struct xyzz {
                 r = inf();
             return;
         }
-        F PP = F::sqr(P);
+        F PP = F::sqr_lean(P);
         F PPP = F::mul(P, PP);
         F ZZ3 = F::mul(p.ZZ, PP);
         F ZZZ3 = F::mul(p.ZZZ, PPP);
@@ -168,7 +168,7 @@ template <class F> struct xyzz {
         F YPPP = F::mul(p.Y, PPP);
         r.ZZ = ZZ3;
         r.ZZZ = ZZZ3;
-        F X3 = F::sub(F::sub(F::sqr(R), PPP), F::dbl(Q));
+        F X3 = F::sub(F::sub(F::sqr_lean(R), PPP), F::dbl(Q));
         r.X = X3;
         r.Y = F::sub(F::mul(R, F::sub(Q, X3)), YPPP);
     }
@@ -199,13 +199,13 @@ template <class F> struct xyzz {
         }
         /* Live values kept few: U1, S1, P, R, PP. ZZ and ZZZ of both inputs are read for the
          * last time just before r.ZZ / r.ZZZ are written (r may alias p or q). */
-        F PP = F::sqr(P);
+        F PP = F::sqr_lean(P);
         r.ZZ = F::mul(F::mul(p.ZZ, q.ZZ), PP);
         F PPP = F::mul(P, PP);
         r.ZZZ = F::mul(F::mul(p.ZZZ, q.ZZZ), PPP);
         F Q = F::mul(U1, PP);
         F SPPP = F::mul(S1, PPP);
-        F X3 = F::sub(F::sub(F::sqr(R), PPP), F::dbl(Q));
+        F X3 = F::sub(F::sub(F::sqr_lean(R), PPP), F::dbl(Q));
         r.X = X3;
         r.Y = F::sub(F::mul(R, F::sub(Q, X3)), SPPP);
     }
@@ -231,8 +231,8 @@ template <class F> struct xyzz {
             r.Z = F::zero();
             return;
         }
-        r.X = F::mul(p.X, F::sqr(p.ZZ));
-        r.Y = F::mul(p.Y, F::sqr(p.ZZZ));
+        r.X = F::mul(p.X, F::sqr_lean(p.ZZ));
+        r.Y = F::mul(p.Y, F::sqr_lean(p.ZZZ));
         r.Z = p.ZZZ;
     }
 };

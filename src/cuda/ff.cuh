@@ -15,7 +15,7 @@
  *                                              host's R = 2^(64*N/2): a host uint64_t[N/2] is the
  *                                              device uint32_t[N] little-endian, bit for bit.
  *   struct E { F c0, c1; }                     c0 + c1*u.
- *   static: zero() one() add(a,b) sub(a,b) neg(a) dbl(a) mul(a,b) sqr(a) is_zero(a) eq(a,b)
+ *   static: zero() one() add(a,b) sub(a,b) neg(a) dbl(a) mul(a,b) sqr(a) sqr_lean(a) is_zero(a) eq(a,b)
  *           from_canonical(a) (a*R^2, reduce) to_canonical(a) (reduce a*1) pow(a, uint32_t e)
  *           cmov(a, b, c) (c ? b : a)
  *   members: load(const uint64_t *p), store(uint64_t *p) (host layout: N/2 u64 per Fp element,
@@ -320,25 +320,39 @@ template <class P> struct mont {
         return r;
     }
 
-    /* t[0..N] += x * y[even limbs] at even offsets (carry into t[N]), then
-     * t[1..N] += x * y[odd limbs]; the sum must fit in N+1 limbs. y given by the accessor. */
-    template <class Y> CZK_HD static void mul_row(uint32_t t[N + 1], uint32_t x, const Y &y)
+    /* t[0..L] += x * y(0..L-1), L >= 1, y given by the accessor; the sum must fit in L + 1
+     * limbs. The products of y's even limbs go in first (lo into t[j], hi into t[j + 1]), then
+     * the odd ones: two carry chains, each over disjoint limb pairs. */
+    template <int L, class Y> CZK_HD static void mul_row_n(uint32_t *t, uint32_t x, const Y &y)
     {
-        t[0] = ptx::mad_lo_cc(y(0), x, t[0]);
-        t[1] = ptx::madc_hi_cc(y(0), x, t[1]);
+        static_assert(L >= 1, "row length");
 #pragma unroll
-        for (int j = 2; j < N; j += 2) {
-            t[j] = ptx::madc_lo_cc(y(j), x, t[j]);
-            t[j + 1] = ptx::madc_hi_cc(y(j), x, t[j + 1]);
+        for (int j = 0; j < L; j += 2) {
+            t[j] = j == 0 ? ptx::mad_lo_cc(y(j), x, t[j]) : ptx::madc_lo_cc(y(j), x, t[j]);
+            t[j + 1] = j + 1 == L ? ptx::madc_hi(y(j), x, t[j + 1]) : ptx::madc_hi_cc(y(j), x, t[j + 1]);
         }
-        t[N] = ptx::addc(t[N], 0);
+        if (L % 2 == 0)
+            t[L] = ptx::addc(t[L], 0);
+        if (L < 2)
+            return;
         t[1] = ptx::mad_lo_cc(y(1), x, t[1]);
 #pragma unroll
-        for (int j = 1; j < N - 1; j += 2) {
-            t[j + 1] = ptx::madc_hi_cc(y(j), x, t[j + 1]);
-            t[j + 2] = ptx::madc_lo_cc(y(j + 2), x, t[j + 2]);
+        for (int j = 1; j < L; j += 2) {
+            if (j + 2 < L) {
+                t[j + 1] = ptx::madc_hi_cc(y(j), x, t[j + 1]);
+                t[j + 2] = ptx::madc_lo_cc(y(j + 2), x, t[j + 2]);
+            } else if (j + 1 == L) {
+                t[L] = ptx::madc_hi(y(j), x, t[L]);
+            } else {
+                t[j + 1] = ptx::madc_hi_cc(y(j), x, t[j + 1]);
+                t[L] = ptx::addc(t[L], 0);
+            }
         }
-        t[N] = ptx::madc_hi(y(N - 1), x, t[N]);
+    }
+    /* the row of N limbs: t[0..N] += x * y */
+    template <class Y> CZK_HD static void mul_row(uint32_t t[N + 1], uint32_t x, const Y &y)
+    {
+        mul_row_n<N>(t, x, y);
     }
 
     CZK_HD static mont mul(const mont &a, const mont &b)
@@ -371,7 +385,17 @@ template <class P> struct mont {
         final_sub(r.limb);
         return r;
     }
-    CZK_HD static mont sqr(const mont &a) { return mul(a, a); }
+    /* a^2 (dedicated): the double-width square (sqr_full), then one Montgomery reduction */
+    CZK_HD static mont sqr(const mont &a)
+    {
+        uint32_t t[2 * N];
+        sqr_full(t, a);
+        return redc(t);
+    }
+    /* a^2 as mul(a, a): the CIOS keeps N + 1 limbs of the product live where sqr holds 2N;
+     * for code at the register limit (the point functions of ec.cuh, which the XYZZ kernels
+     * call; with sqr there the BLS12-381 reduction and batch-affine kernels spill) */
+    CZK_HD static mont sqr_lean(const mont &a) { return mul(a, a); }
 
     /* ---- double-width products, for lazy reduction (fp2::mul) ----
      * A wide value is 2N limbs. The plain a + b of two elements (< 2p, below R since every
@@ -392,6 +416,43 @@ template <class P> struct mont {
 #pragma unroll
         for (int i = 0; i < N; i++)
             mul_row(t + i, b.limb[i], av);
+    }
+    /* rows I.. of the cross products: t[2I + 1 ..] += a_I (a_{I+1} .. a_{N-1}). Before row I
+     * the rows below wrote up to limb N + I - 1, and all rows up to I sum to less than
+     * 2^(32 (N + I + 1)), so row I fits the N - I limbs that mul_row_n writes. */
+    template <int I> CZK_HD static void sqr_rows(uint32_t t[2 * N], const mont &a)
+    {
+        if constexpr (I < N - 1) {
+            struct ya {
+                const uint32_t *v;
+                CZK_HD uint32_t operator()(int j) const { return v[j]; }
+            } av = {a.limb + I + 1};
+            mul_row_n<N - 1 - I>(t + 2 * I + 1, a.limb[I], av);
+            sqr_rows<I + 1>(t, a);
+        }
+    }
+    /* t = a^2 (2N limbs, no reduction): the N (N - 1) / 2 cross products a_i a_j (i < j) once,
+     * doubled by a one-bit shift (their sum is below a^2 / 2), then the N squares a_i^2 in one
+     * carry chain: N (N + 1) / 2 limb products against mul_full's N^2. */
+    CZK_HD static void sqr_full(uint32_t t[2 * N], const mont &a)
+    {
+#pragma unroll
+        for (int j = 0; j < 2 * N; j++)
+            t[j] = 0;
+        sqr_rows<0>(t, a);
+#pragma unroll
+        for (int j = 2 * N - 1; j > 0; j--)
+            t[j] = (t[j] << 1) | (t[j - 1] >> 31);
+        t[0] <<= 1;
+        t[0] = ptx::mad_lo_cc(a.limb[0], a.limb[0], t[0]);
+        t[1] = ptx::madc_hi_cc(a.limb[0], a.limb[0], t[1]);
+#pragma unroll
+        for (int i = 1; i < N - 1; i++) {
+            t[2 * i] = ptx::madc_lo_cc(a.limb[i], a.limb[i], t[2 * i]);
+            t[2 * i + 1] = ptx::madc_hi_cc(a.limb[i], a.limb[i], t[2 * i + 1]);
+        }
+        t[2 * N - 2] = ptx::madc_lo_cc(a.limb[N - 1], a.limb[N - 1], t[2 * N - 2]);
+        t[2 * N - 1] = ptx::madc_hi(a.limb[N - 1], a.limb[N - 1], t[2 * N - 1]);
     }
     /* the plain sum a + b (< 2p < R), not reduced: add() reduces it, mul_full takes it as is */
     CZK_HD static mont add_raw(const mont &a, const mont &b)
@@ -694,6 +755,7 @@ template <class F> struct fp2 {
         F t = F::mul(a.c0, a.c1);
         return make(F::mul(F::add(a.c0, a.c1), F::sub(a.c0, a.c1)), F::dbl(t));
     }
+    CZK_HD static fp2 sqr_lean(const fp2 &a) { return sqr(a); } /* sqr is already on F::mul */
     /* multiply by an element of the base field */
     CZK_HD static fp2 mul_base(const fp2 &a, const F &b) { return make(F::mul(a.c0, b), F::mul(a.c1, b)); }
     CZK_HD static fp2 pow(const fp2 &a, uint32_t e)

@@ -517,7 +517,7 @@ template <class G> CZK_HD void affine_lanes(const ba_args &a, typename G::pt *bu
             F xa = AX.ld(i, t), ya = AY.ld(i, t), xp = base_x(v), d, num;
             if (F::eq(xp, xa)) {
                 d = F::dbl(ya);
-                num = F::sqr(xa);
+                num = F::sqr_lean(xa);
                 num = F::add(F::dbl(num), num);
             } else {
                 d = F::sub(xp, xa);
@@ -525,7 +525,7 @@ template <class G> CZK_HD void affine_lanes(const ba_args &a, typename G::pt *bu
             }
             F lam = F::mul(num, F::mul(inv, PRE.ld(i, t)));
             inv = F::mul(inv, d);
-            F x3 = F::sub(F::sub(F::sqr(lam), xa), xp);
+            F x3 = F::sub(F::sub(F::sqr_lean(lam), xa), xp);
             AY.st(i, t, F::sub(F::mul(lam, F::sub(xa, x3)), ya));
             AX.st(i, t, x3);
             a.aid[g] = st & ~BA_PEND;

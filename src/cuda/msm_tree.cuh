@@ -280,7 +280,7 @@ template <class G, bool FIRST> CZK_HD void level_thread(const level_args &a, typ
                 continue;
             F lam = F::mul(num, F::mul(inv, p));
             inv = F::mul(inv, den);
-            F x3 = F::sub(F::mul(lam, lam), sab);
+            F x3 = F::sub(F::sqr(lam), sab);
             io.put(dc.z, x3, F::sub(F::mul(lam, F::sub(xa2, x3)), ya), false);
         }
     }
