@@ -398,18 +398,20 @@ int czk_bench_field(int argc, char **argv)
     }
     printf("bench: dfma tera_per_s=%.3f\n", dfma);
     bool bn = curve == CZK_GROTH16_CURVE_BN254;
-    enum { NV = 3 };
+    enum { NV = 4 };
     struct {
         const char *name;
         enum czk_cuda_field f;
         unsigned limbs;
         const char *shape[NV];
     } fl[3] = {{"fp", bn ? CZK_CUDA_FP_BN254 : CZK_CUDA_FP_BLS12_381, bn ? 8u : 12u,
-                {"mul (carry chains)", "mul_wide (IMAD.WIDE)", "mul_dfma (DFMA + IADD3)"}},
+                {"mul (carry chains)", "mul_wide (IMAD.WIDE)", "mul_dfma (DFMA + IADD3)",
+                 "sqr (cross products once, redc)"}},
                {"fr", bn ? CZK_CUDA_FR_BN254 : CZK_CUDA_FR_BLS12_381, 8u,
-                {"mul (carry chains)", "mul_wide (IMAD.WIDE)", "mul_dfma (DFMA + IADD3)"}},
+                {"mul (carry chains)", "mul_wide (IMAD.WIDE)", "mul_dfma (DFMA + IADD3)",
+                 "sqr (cross products once, redc)"}},
                {"fp2", bn ? CZK_CUDA_FP2_BN254 : CZK_CUDA_FP2_BLS12_381, bn ? 8u : 12u,
-                {"mul (lazy reduction)", "mul_karatsuba (3 reductions)", NULL}}};
+                {"mul (lazy reduction)", "mul_karatsuba (3 reductions)", NULL, NULL}}};
     double g[3][NV] = {{0}}, bound[3][NV];
     for (int k = 0; k < 3; k++)
         for (int v = 0; v < NV && fl[k].shape[v]; v++) {
@@ -421,9 +423,12 @@ int czk_bench_field(int argc, char **argv)
             /* Slot models. IMAD: a prime-field mul 6 N^2 (carry chains) or 4 N^2 (wide) slots; an
              * Fp2 mul three N x N products and two (mul, lazy) or three (mul_karatsuba) reductions of 3 N^2
              * each. DFMA: 8 x 8 limbs, 2 x 64 + 8 splits of two DFMAs and one DADD per product
-             * (the integer sums co-issue and are not counted); not benched for Fp2. */
+             * (the integer sums co-issue and are not counted); not benched for Fp2. A squaring:
+             * N (N + 1) / 2 products (3 slots each) plus the reduction's 3 N^2. */
             double nn = (double)fl[k].limbs * fl[k].limbs, slots;
-            if (v == 2)
+            if (v == 3)
+                slots = 1.5 * fl[k].limbs * (fl[k].limbs + 1) + 3 * nn;
+            else if (v == 2)
                 slots = 3.0 * (2 * 64 + 8);
             else
                 slots = k < 2 ? (v == 0 ? 6 * nn : 4 * nn) : (v == 0 ? 15 * nn : 18 * nn);

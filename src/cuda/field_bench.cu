@@ -177,7 +177,7 @@ template <class P> CZK_HD uint32_t bench_fold(const mont<P> &x)
 template <class F> CZK_HD uint32_t bench_fold(const fp2<F> &x) { return bench_fold(x.c0) ^ bench_fold(x.c1); }
 
 /* VARIANT 0: F::mul, 1: mul_alt (prime fields: mul_wide; Fp2: Karatsuba with three reductions),
- * 2: dfma::mul (FP64 products, integer sums; ff_dfma.cuh) */
+ * 2: dfma::mul (FP64 products, integer sums; ff_dfma.cuh), 3: F::sqr (each chain squared) */
 template <class F, int VARIANT> __global__ void __launch_bounds__(256) bench_mul_kernel(uint64_t *sink, uint32_t seed)
 {
     F x[BENCH_CHAINS], y;
@@ -190,7 +190,10 @@ template <class F, int VARIANT> __global__ void __launch_bounds__(256) bench_mul
     for (int it = 0; it < BENCH_ITERS; it++) {
 #pragma unroll
         for (int k = 0; k < BENCH_CHAINS; k++)
-            x[k] = VARIANT == 0 ? F::mul(x[k], y) : VARIANT == 1 ? mul_alt(x[k], y) : dfma::mul(x[k], y);
+            x[k] = VARIANT == 0   ? F::mul(x[k], y)
+                   : VARIANT == 1 ? mul_alt(x[k], y)
+                   : VARIANT == 2 ? dfma::mul(x[k], y)
+                                  : F::sqr(x[k]);
     }
     uint32_t acc = 0;
 #pragma unroll
@@ -327,6 +330,7 @@ template <class F> enum czk_status bench_field_variant(int variant, unsigned rep
     case 0: return bench_field<F, 0>(reps, gmul_s, err, errlen);
     case 1: return bench_field<F, 1>(reps, gmul_s, err, errlen);
     case 2: return dfma_bench<F>::run(reps, gmul_s, err, errlen);
+    case 3: return bench_field<F, 3>(reps, gmul_s, err, errlen);
     default: return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "bench field: unknown variant %d", variant);
     }
 }

@@ -62,7 +62,8 @@ enum czk_status czk_cuda_test_field(enum czk_cuda_field field, enum czk_cuda_fie
  * Field multiplication throughput on the current device: `variant` 0 = F::mul (prime fields:
  * CIOS on PTX carry chains; Fp2: Karatsuba with lazy reduction), 1 = the alternative shape
  * (prime fields: F::mul_wide, 64-bit products; Fp2: Karatsuba with three reductions), 2 = the
- * FP64 shape of ff_dfma.cuh (DFMA products, integer sums; prime fields only); *gmul_s = multiplications per second / 1e9,
+ * FP64 shape of ff_dfma.cuh (DFMA products, integer sums; prime fields only), 3 = F::sqr
+ * (squarings); *gmul_s = multiplications (or squarings) per second / 1e9,
  * median of `reps` timed launches filling the device. czk_cuda_bench_imad measures the IMAD
  * (32-bit multiply-add) rate of independent chains, the ceiling field code is measured against,
  * in 1e12 per second.
