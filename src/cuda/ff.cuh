@@ -320,6 +320,15 @@ template <class P> struct mont {
         return r;
     }
 
+    /* operands of mul_row_n: the limbs of an element (from a pointer) and those of the modulus */
+    struct limbs_at {
+        const uint32_t *v;
+        CZK_HD uint32_t operator()(int j) const { return v[j]; }
+    };
+    struct modulus_limbs {
+        CZK_HD uint32_t operator()(int j) const { return P::p(j); }
+    };
+
     /* t[0..L] += x * y(0..L-1), L >= 1, y given by the accessor; the sum must fit in L + 1
      * limbs. The products of y's even limbs go in first (lo into t[j], hi into t[j + 1]), then
      * the odd ones: two carry chains, each over disjoint limb pairs. */
@@ -361,13 +370,8 @@ template <class P> struct mont {
 #pragma unroll
         for (int j = 0; j <= N; j++)
             t[j] = 0;
-        struct ya {
-            const uint32_t *v;
-            CZK_HD uint32_t operator()(int j) const { return v[j]; }
-        } av = {a.limb};
-        struct yp {
-            CZK_HD uint32_t operator()(int j) const { return P::p(j); }
-        } pv;
+        const limbs_at av = {a.limb};
+        const modulus_limbs pv = {};
 #pragma unroll
         for (int i = 0; i < N; i++) {
             mul_row(t, b.limb[i], av);          /* t < R + p*2^32 */
@@ -404,10 +408,7 @@ template <class P> struct mont {
     /* t = a * b (2N limbs, no reduction) */
     CZK_HD static void mul_full(uint32_t t[2 * N], const mont &a, const mont &b)
     {
-        struct ya {
-            const uint32_t *v;
-            CZK_HD uint32_t operator()(int j) const { return v[j]; }
-        } av = {a.limb};
+        const limbs_at av = {a.limb};
 #pragma unroll
         for (int j = 0; j < 2 * N; j++)
             t[j] = 0;
@@ -423,10 +424,7 @@ template <class P> struct mont {
     template <int I> CZK_HD static void sqr_rows(uint32_t t[2 * N], const mont &a)
     {
         if constexpr (I < N - 1) {
-            struct ya {
-                const uint32_t *v;
-                CZK_HD uint32_t operator()(int j) const { return v[j]; }
-            } av = {a.limb + I + 1};
+            const limbs_at av = {a.limb + I + 1};
             mul_row_n<N - 1 - I>(t + 2 * I + 1, a.limb[I], av);
             sqr_rows<I + 1>(t, a);
         }
@@ -496,9 +494,7 @@ template <class P> struct mont {
      * through N rows (u = (lo + m p) / R <= p), then hi (< p) is added: u + hi < 2p. */
     CZK_HD static mont redc(const uint32_t t[2 * N])
     {
-        struct yp {
-            CZK_HD uint32_t operator()(int j) const { return P::p(j); }
-        } pv;
+        const modulus_limbs pv = {};
         uint32_t u[N + 1];
 #pragma unroll
         for (int j = 0; j < N; j++)
