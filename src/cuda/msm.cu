@@ -105,18 +105,20 @@ void sorted_lists(const uint64_t *scalars, size_t n, unsigned c, unsigned W, std
 /* sum_w 2^(c w) sum_b (b + 1) B_{w,b}, to Jacobian: the device's level reduction (planned for
  * one SM, so that every window runs several levels) with each level's threads in a loop, then
  * the device's combination */
-template <class G> void reduce_combine(const std::vector<typename G::pt> &buckets, unsigned W, size_t M, unsigned c,
-                                       uint64_t *host_out)
+template <class G>
+void reduce_combine(const std::vector<typename G::pt> &buckets, bool affine, unsigned W, size_t M, unsigned c,
+                    uint64_t *host_out)
 {
     typedef typename G::pt pt;
     const red_plan rp = reduce_plan(W, (uint32_t)M, 1);
     std::vector<pt> buf0(2 * rp.cap[0]), buf1(2 * rp.cap[1] + 1), S(W);
     red_level<G> lv[RED_MAX_LEVELS];
-    const unsigned nl = reduce_levels<G>(rp, W, (uint32_t)M, buckets.data(), buf0.data(), buf1.data(), S.data(), lv);
+    const unsigned nl = reduce_levels<G>(rp, W, (uint32_t)M, buckets.data(), affine, buf0.data(), buf1.data(), S.data(), lv);
     for (unsigned l = 0; l < nl; l++)
         for (size_t t = 0; t < lv[l].threads; t++)
             reduce_level_at<G>(lv[l], t);
-    combine_windows<G>(S.data(), W, c, nullptr, 0, host_out);
+    team::board<typename G::field> bd;
+    combine_windows<G>(S.data(), W, c, nullptr, 0, host_out, bd);
 }
 
 template <class G>
@@ -154,7 +156,7 @@ enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars
     for (size_t j = 0; j < 2 * G_lanes; j++)
         if (part_id[j] != NONE)
             pt::add(buckets[part_id[j]], buckets[part_id[j]], part[j]);
-    reduce_combine<G>(buckets, W, M, c, host_out);
+    reduce_combine<G>(buckets, false, W, M, c, host_out);
     return CZK_OK;
 }
 
@@ -240,8 +242,72 @@ enum czk_status tree_host_check(const uint64_t *bases, const uint64_t *scalars, 
             cur = nxt;
         }
     }
-    reduce_combine<G>(buckets, W, M, c, host_out);
+    reduce_combine<G>(buckets, true, W, M, c, host_out);
     return CZK_OK;
+}
+/* The one-warp point operations of the combination (team::dbl, team::add, combine_windows)
+ * against xyzz's one-thread ones, on the host: points from the bases, half of them with ZZ != 1,
+ * plus infinity; additions of distinct points, of a point to itself and to its negative. */
+template <class G> bool team_host_check(const uint64_t *bases, size_t n, char *err, size_t errlen)
+{
+    typedef typename G::pt pt;
+    typedef typename G::field F;
+    std::vector<pt> P;
+    for (size_t i = 0; i < n; i++) {
+        affine<F> a, b;
+        a.load(bases + i * F::N);
+        b.load(bases + ((i + 1) % n) * F::N);
+        pt p = pt::from_affine(a);
+        if (i % 3 == 1)
+            pt::dbl(p, p);
+        else if (i % 3 == 2)
+            pt::add_affine(p, p, b);
+        P.push_back(p);
+    }
+    P.push_back(pt::inf());
+    /* equal as results: both infinity, or the same coordinates bit for bit */
+    auto same = [](const pt &x, const pt &y) {
+        return pt::is_inf(x) ? pt::is_inf(y) : !pt::is_inf(y) && memcmp(&x, &y, sizeof x) == 0;
+    };
+    team::board<F> bd;
+    for (size_t i = 0; i < P.size(); i++) {
+        pt want, got = P[i];
+        pt::dbl(want, P[i]);
+        team::dbl(got, bd);
+        if (!same(got, want)) {
+            czk_errf(CZK_ERR_INTERNAL, err, errlen, "team dbl differs at point %zu", i);
+            return false;
+        }
+        const pt qs[4] = {P[(i + 1) % P.size()], P[i], pt::neg(P[i]), pt::inf()};
+        for (unsigned k = 0; k < 4; k++) {
+            pt::add(want, P[i], qs[k]);
+            got = P[i];
+            team::add(got, &qs[k], bd);
+            if (!same(got, want)) {
+                czk_errf(CZK_ERR_INTERNAL, err, errlen, "team add differs at point %zu, case %u", i, k);
+                return false;
+            }
+        }
+    }
+    /* Horner over W of the points (c = 3) plus a scalar-1 sum, against the one-thread loop */
+    const unsigned W = P.size() < 6 ? (unsigned)P.size() - 1 : 5, c = 3;
+    pt acc = pt::inf();
+    for (int w = (int)W - 1; w >= 0; w--) {
+        for (unsigned i = 0; i < c && w != (int)W - 1; i++)
+            pt::dbl(acc, acc);
+        pt::add(acc, acc, P[w]);
+    }
+    pt::add(acc, acc, P[W]);
+    jacobian<F> j;
+    pt::to_jacobian(j, acc);
+    uint64_t want[3 * F::N / 2], got[3 * F::N / 2];
+    j.store(want);
+    combine_windows<G>(P.data(), W, c, &P[W], 1, got, bd);
+    if (memcmp(got, want, sizeof got) != 0) {
+        czk_errf(CZK_ERR_INTERNAL, err, errlen, "team combination differs");
+        return false;
+    }
+    return true;
 }
 } /* namespace */
 
@@ -280,6 +346,23 @@ extern "C" enum czk_status czk_cuda_msm_tree_host_check(enum czk_groth16_curve c
     if (st != CZK_OK)
         return czk_errf(st, err, errlen, "cuda msm tree host check: a level outgrew its plan");
     return st;
+}
+
+extern "C" enum czk_status czk_cuda_msm_team_host_check(enum czk_groth16_curve curve, unsigned group,
+                                                        const void *bases, size_t n, char *err, size_t errlen)
+{
+    if (!bases || n < 2 || (group != 1 && group != 2))
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm team host check: bad arguments");
+    const uint64_t *b = (const uint64_t *)bases;
+    bool ok;
+    if (curve == CZK_GROTH16_CURVE_BN254)
+        ok = group == 1 ? team_host_check<g1_bn254_t>(b, n, err, errlen) : team_host_check<g2_bn254_t>(b, n, err, errlen);
+    else if (curve == CZK_GROTH16_CURVE_BLS12_381)
+        ok = group == 1 ? team_host_check<g1_bls12_381_t>(b, n, err, errlen)
+                        : team_host_check<g2_bls12_381_t>(b, n, err, errlen);
+    else
+        return czk_errf(CZK_ERR_INVALID_ARG, err, errlen, "cuda msm team host check: bad curve %d", (int)curve);
+    return ok ? CZK_OK : CZK_ERR_INTERNAL;
 }
 
 extern "C" void czk_cuda_msm_force_accumulation(unsigned kind)

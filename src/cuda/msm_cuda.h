@@ -128,6 +128,12 @@ enum czk_status czk_cuda_msm_tree_host_check(enum czk_groth16_curve curve, const
                                              const uint64_t (*scalars)[4], size_t n, unsigned c,
                                              unsigned group, unsigned threads, unsigned batch, void *out,
                                              char *err, size_t errlen);
+/* Test hook, no GPU needed: the one-warp point operations of the window combination (run on
+ * the host, a stage a loop over the team's threads) against the one-thread XYZZ ones, on points
+ * made from n >= 2 finite bases of G1 or G2 (group 1 or 2); CZK_ERR_INTERNAL with the operation
+ * and point in err on the first difference. */
+enum czk_status czk_cuda_msm_team_host_check(enum czk_groth16_curve curve, unsigned group,
+                                             const void *bases, size_t n, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -18,8 +18,10 @@
  *  5. reduce: per window, sum_b (b + 1) B_b in levels (reduce_level): a level's threads take
  *     segments of `seg` entries and leave their running sums; the sums of the segments become
  *     the next level's entries (their weights seg times larger), until one segment per window.
+ *     After the tree (affine buckets) the first level adds the buckets with mixed additions.
  *  6. combine: Horner over the windows (c doublings each) plus the sum of the scalar-1 points,
- *     converted to Jacobian on the device and copied to the host.
+ *     one warp sharing each point operation (msm_combine.cuh), converted to Jacobian on the
+ *     device and copied to the host.
  * Step 4's first pass is XYZZ (accumulate_first: one point at a time per thread, 8M + 2S per
  * mixed addition) or batch-affine (accumulate_affine: lanes of a thread sharing one inversion
  * per step, 5M + 1S); acc_for picks it (G2 from 2^24 sorted entries: batch-affine, measured
@@ -641,6 +643,7 @@ template <class G> struct red_level {
     const typename G::pt *A; /* entries, n per window (read from index shift) */
     uint32_t shift, n, seg;
     unsigned scale;              /* log2 of the entries' weight */
+    bool affine_in;              /* A's points are affine (ZZ = ZZZ = 1) or infinity: mixed additions */
     const typename G::pt *Dprev; /* the previous level's D (n per window), or none */
     typename G::pt *R, *D;       /* this level's outputs, n / seg per window (R: none on the last) */
     size_t threads;              /* windows n / seg */
@@ -655,8 +658,16 @@ template <class G> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
     pt run = pt::inf(), sum = pt::inf();
     for (uint32_t j = v.seg; j-- > 0;) {
         uint32_t i = s * v.seg + j + v.shift;
-        if (i < v.n)
-            pt::add(run, run, a[i]);
+        if (i < v.n) {
+            if (v.affine_in) { /* 8M + 2S instead of 12M + 2S, and half the loads */
+                affine<typename G::field> q;
+                q.x = a[i].X;
+                q.y = a[i].Y;
+                pt::add_affine(run, run, q);
+            } else {
+                pt::add(run, run, a[i]);
+            }
+        }
         pt::add(sum, sum, run);
     }
     for (unsigned k = 0; k < v.scale; k++)
@@ -693,33 +704,7 @@ __global__ void __launch_bounds__(BLOCK)
         out[blockIdx.x] = acc;
 }
 
-/* Horner over the window sums, plus the scalar-1 sum; Jacobian into out (host layout). One
- * thread: its c (W - 1) doublings are one dependent chain. The host checks run it too. */
-template <class G>
-CZK_HD void combine_windows(const typename G::pt *S, uint32_t windows, unsigned c, const typename G::pt *ones,
-                            int have_ones, uint64_t *out)
-{
-    typedef typename G::pt pt;
-    pt acc = pt::inf();
-    for (int w = (int)windows - 1; w >= 0; w--) {
-        for (unsigned i = 0; i < c && w != (int)windows - 1; i++)
-            pt::dbl(acc, acc);
-        pt::add(acc, acc, S[w]);
-    }
-    if (have_ones)
-        pt::add(acc, acc, *ones);
-    jacobian<typename G::field> j;
-    pt::to_jacobian(j, acc);
-    j.store(out);
-}
-
-template <class G>
-__global__ void combine_kernel(const typename G::pt *S, uint32_t windows, unsigned c,
-                               const typename G::pt *ones, int have_ones, uint64_t *out)
-{
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        combine_windows<G>(S, windows, c, ones, have_ones, out);
-}
+#include "cuda/msm_combine.cuh"
 
 /* ---- planning ------------------------------------------------------------------------------------- */
 
@@ -918,9 +903,11 @@ red_plan reduce_plan(uint32_t windows, uint32_t M, int sms)
 }
 
 /* The levels of plan rp over W windows of M buckets: R and D of level 0 in buf0 (2 rp.cap[0]
- * points), of level 1 in buf1 (2 rp.cap[1]), then alternating; the last level's D is S (W points). */
+ * points), of level 1 in buf1 (2 rp.cap[1]), then alternating; the last level's D is S (W points).
+ * affine: every bucket is affine or infinity (as the tree leaves them), so level 0 adds them
+ * with mixed additions. */
 template <class G>
-unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typename G::pt *buckets,
+unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typename G::pt *buckets, bool affine,
                        typename G::pt *buf0, typename G::pt *buf1, typename G::pt *S, red_level<G> *lv)
 {
     typedef typename G::pt pt;
@@ -936,6 +923,7 @@ unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typenam
         v.n = n;
         v.seg = rp.seg[l];
         v.scale = scale;
+        v.affine_in = affine && l == 0;
         v.Dprev = Dprev;
         v.R = last ? nullptr : buf[l & 1];
         v.D = last ? S : buf[l & 1] + rp.cap[l & 1];
@@ -1447,6 +1435,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         /* 5. reduce */
         red_level<G> lv[RED_MAX_LEVELS];
         const unsigned nl = reduce_levels<G>(reduce_plan(W, (uint32_t)M, sms), W, (uint32_t)M, buckets,
+                                             stats.acc == CZK_MSM_ACC_TREE,
                                              (pt *)(scr + L.V), (pt *)(scr + L.V2), (pt *)(scr + L.S), lv);
         for (unsigned l = 0; l < nl; l++)
             CZK_CU_LAUNCH(reduce_level<G><<<(unsigned)((lv[l].threads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(lv[l]));
@@ -1459,7 +1448,7 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         /* 6. combine */
         uint64_t *d_out = (uint64_t *)(scr + L.out);
         pt *ones_sum = (pt *)(scr + L.ones) + ones_blocks;
-        CZK_CU_LAUNCH(combine_kernel<G><<<1, 32, 0, stream>>>((pt *)(scr + L.S), W, c, ones_sum, n_ones != 0,
+        CZK_CU_LAUNCH(combine_kernel<G><<<1, team::SIZE, 0, stream>>>((pt *)(scr + L.S), W, c, ones_sum, n_ones != 0,
                                                             d_out));
         CZK_CU_CHECK(cudaMemcpyAsync(jac, d_out, sizeof jac, cudaMemcpyDeviceToHost, stream));
         CZK_CU_CHECK(cudaEventRecord(ev[6], stream));

@@ -561,6 +561,31 @@ static void test_msm_affine_host(void **state)
     }
 }
 
+/* The window combination's one-warp point operations, run on the host, against the one-thread
+ * XYZZ operations (bit for bit), on all four groups. */
+static void test_msm_team_host(void **state)
+{
+    (void)state;
+    const size_t n = 12;
+    for (unsigned gi = 0; gi < 4; gi++) {
+        const struct group_info *g = &groups[gi];
+        void *bases = malloc(n * g->aff_bytes);
+        assert_non_null(bases);
+        g->make_bases(bases, n);
+        char err[256] = "";
+        enum czk_status st = czk_cuda_msm_team_host_check(g->curve, g->group, bases, n, err, sizeof err);
+        free(bases);
+        if (st != CZK_OK)
+            fail_msg("%s: %s (%s)", g->name, czk_status_str(st), err);
+    }
+    char err[256] = "";
+    uint8_t one[256] = {0};
+    assert_int_equal(czk_cuda_msm_team_host_check(CZK_GROTH16_CURVE_BN254, 3, one, 2, err, sizeof err),
+                     CZK_ERR_INVALID_ARG);
+    assert_int_equal(czk_cuda_msm_team_host_check(CZK_GROTH16_CURVE_BN254, 1, one, 1, err, sizeof err),
+                     CZK_ERR_INVALID_ARG);
+}
+
 static void test_msm_g1_bn254(void **state) { (void)state; msm_group(&groups[0]); }
 static void test_msm_g2_bn254(void **state) { (void)state; msm_group(&groups[1]); }
 static void test_msm_g1_bls12_381(void **state) { (void)state; msm_group(&groups[2]); }
@@ -699,6 +724,7 @@ int main(int argc, char **argv)
     int n_dev = 0;
     const struct CMUnitTest host_tests[] = {cmocka_unit_test(test_field_host_emulation),
                                             cmocka_unit_test(test_msm_affine_host),
+                                            cmocka_unit_test(test_msm_team_host),
                                             cmocka_unit_test(test_msm_room)};
     int rc = cmocka_run_group_tests_name("cuda_host_emulation", host_tests, NULL, NULL);
     if (rc != 0 || host_only)
