@@ -47,17 +47,20 @@ if [ "$MODE" = bench ]; then
 else
     step backend_ops 200 "$B/test_backend_ops"
     step prove_cuda 60 bash tests/cli/test_prove_cuda_cli.sh "$B/czk"
+    step field_bls 120 "$B/czk" bench field --backend cuda --curve bls12_381 --reps 5
+    step field_bn 120 "$B/czk" bench field --backend cuda --curve bn254 --reps 5
 fi
 echo "==== details"
 grep -h -E "FAILED|differs|mismatch|error|Error" "$O"/*.log | head -20 | cut -c1-250
-echo "==== table: median_ms accumulate_ms ($VARIANTS)"
+echo "==== table: median_ms accumulate_ms reduce_ms combine_ms ($VARIANTS)"
 for c in bls24 bn24 bls26 g2bls24 g2bn24; do
-    f() { grep -h '^bench: msm' "$O/${c}_$1.log" | tail -1 | grep -oE '(median_ms|accumulate_ms|reduce_ms|levels)=[0-9.]*' | tr '\n' ' '; }
+    f() { grep -h '^bench: msm' "$O/${c}_$1.log" | tail -1 | grep -oE '(median_ms|accumulate_ms|reduce_ms|combine_ms|levels)=[0-9.]*' | tr '\n' ' '; }
     line="$c"
     for v in $VARIANTS; do line="$line | $v: $(f "$v")"; done
     echo "$line"
 done
 grep -h -E "^bench: msm-compare" "$O"/*20_*.log | cut -c1-200
+[ "$MODE" = bench ] || grep -h -E "^bench: field" "$O"/field_*.log | cut -c1-200
 echo "==== summary"
 cat "$summary"
 echo "==== stalls (new build)"
