@@ -116,7 +116,10 @@ void reduce_combine(const std::vector<typename G::pt> &buckets, bool affine, uns
     const unsigned nl = reduce_levels<G>(rp, W, (uint32_t)M, buckets.data(), affine, buf0.data(), buf1.data(), S.data(), lv);
     for (unsigned l = 0; l < nl; l++)
         for (size_t t = 0; t < lv[l].threads; t++)
-            reduce_level_at<G>(lv[l], t);
+            if (lv[l].affine_in)
+                reduce_level_at<G, true>(lv[l], t);
+            else
+                reduce_level_at<G, false>(lv[l], t);
     team::board<typename G::field> bd;
     combine_windows<G>(S.data(), W, c, nullptr, 0, host_out, bd);
 }

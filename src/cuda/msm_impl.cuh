@@ -649,8 +649,10 @@ template <class G> struct red_level {
     size_t threads;              /* windows n / seg */
 };
 
-/* thread t of a level (the kernel's body; the host checks run it in a loop) */
-template <class G> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
+/* thread t of a level (the kernel's body; the host checks run it in a loop); AFF = v.affine_in,
+ * a template argument so that the other levels' kernel keeps the registers of the full addition
+ * alone */
+template <class G, bool AFF> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
 {
     typedef typename G::pt pt;
     const uint32_t K = v.n / v.seg, w = (uint32_t)(t / K), s = (uint32_t)(t % K);
@@ -659,7 +661,7 @@ template <class G> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
     for (uint32_t j = v.seg; j-- > 0;) {
         uint32_t i = s * v.seg + j + v.shift;
         if (i < v.n) {
-            if (v.affine_in) { /* 8M + 2S instead of 12M + 2S, and half the loads */
+            if (AFF) { /* 8M + 2S instead of 12M + 2S, and half the loads */
                 affine<typename G::field> q;
                 q.x = a[i].X;
                 q.y = a[i].Y;
@@ -682,11 +684,11 @@ template <class G> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
     v.D[t] = sum;
 }
 
-template <class G> __global__ void __launch_bounds__(BLOCK) reduce_level(red_level<G> v)
+template <class G, bool AFF> __global__ void __launch_bounds__(BLOCK) reduce_level(red_level<G> v)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t < v.threads)
-        reduce_level_at<G>(v, t);
+        reduce_level_at<G, AFF>(v, t);
 }
 
 /* out[g] = sum_{i < cnt} in[g cnt + i]; one block per group */
@@ -1437,8 +1439,13 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         const unsigned nl = reduce_levels<G>(reduce_plan(W, (uint32_t)M, sms), W, (uint32_t)M, buckets,
                                              stats.acc == CZK_MSM_ACC_TREE,
                                              (pt *)(scr + L.V), (pt *)(scr + L.V2), (pt *)(scr + L.S), lv);
-        for (unsigned l = 0; l < nl; l++)
-            CZK_CU_LAUNCH(reduce_level<G><<<(unsigned)((lv[l].threads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(lv[l]));
+        for (unsigned l = 0; l < nl; l++) {
+            const unsigned nb = (unsigned)((lv[l].threads + BLOCK - 1) / BLOCK);
+            if (lv[l].affine_in)
+                CZK_CU_LAUNCH(reduce_level<G, true><<<nb, BLOCK, 0, stream>>>(lv[l]));
+            else
+                CZK_CU_LAUNCH(reduce_level<G, false><<<nb, BLOCK, 0, stream>>>(lv[l]));
+        }
         CZK_CU_CHECK(cudaEventRecord(ev[5], stream));
     } else {
         for (int i = 2; i < 6; i++)
