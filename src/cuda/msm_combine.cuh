@@ -171,31 +171,19 @@ template <class F> CZK_HD void add(xyzz<F> &p, const xyzz<F> *q, board<F> &bd)
         p = *q;
         return;
     }
+    /* U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1 (bit 0 of op: the X or Y from q, bit 1:
+     * Y and ZZZ), then ZZ1 ZZ2 and ZZZ1 ZZZ2 */
     stage<F>(bd, 0, 6, [&](unsigned op, F &a, F &b) {
-        switch (op) {
-        case 0:
-            a = p.X;
-            b = q->ZZ;
-            break;
-        case 1:
-            a = q->X;
-            b = p.ZZ;
-            break;
-        case 2:
-            a = p.Y;
-            b = q->ZZZ;
-            break;
-        case 3:
-            a = q->Y;
-            b = p.ZZZ;
-            break;
-        case 4:
-            a = p.ZZ;
-            b = q->ZZ;
-            break;
-        default:
-            a = p.ZZZ;
-            b = q->ZZZ;
+        const bool y = op & 2;
+        if (op < 4 && (op & 1)) {
+            a = y ? q->Y : q->X;
+            b = y ? p.ZZZ : p.ZZ;
+        } else if (op < 4) {
+            a = y ? p.Y : p.X;
+            b = y ? q->ZZZ : q->ZZ;
+        } else {
+            a = op == 4 ? p.ZZ : p.ZZZ;
+            b = op == 4 ? q->ZZ : q->ZZZ;
         }
     });
     const F P = F::sub(got(bd, 0, 1), got(bd, 0, 0)), R = F::sub(got(bd, 0, 3), got(bd, 0, 2));
