@@ -105,21 +105,17 @@ void sorted_lists(const uint64_t *scalars, size_t n, unsigned c, unsigned W, std
 /* sum_w 2^(c w) sum_b (b + 1) B_{w,b}, to Jacobian: the device's level reduction (planned for
  * one SM, so that every window runs several levels) with each level's threads in a loop, then
  * the device's combination */
-template <class G>
-void reduce_combine(const std::vector<typename G::pt> &buckets, bool affine, unsigned W, size_t M, unsigned c,
-                    uint64_t *host_out)
+template <class G> void reduce_combine(const std::vector<typename G::pt> &buckets, unsigned W, size_t M, unsigned c,
+                                       uint64_t *host_out)
 {
     typedef typename G::pt pt;
     const red_plan rp = reduce_plan(W, (uint32_t)M, 1);
     std::vector<pt> buf0(2 * rp.cap[0]), buf1(2 * rp.cap[1] + 1), S(W);
     red_level<G> lv[RED_MAX_LEVELS];
-    const unsigned nl = reduce_levels<G>(rp, W, (uint32_t)M, buckets.data(), affine, buf0.data(), buf1.data(), S.data(), lv);
+    const unsigned nl = reduce_levels<G>(rp, W, (uint32_t)M, buckets.data(), buf0.data(), buf1.data(), S.data(), lv);
     for (unsigned l = 0; l < nl; l++)
         for (size_t t = 0; t < lv[l].threads; t++)
-            if (lv[l].affine_in)
-                reduce_level_at<G, true>(lv[l], t);
-            else
-                reduce_level_at<G, false>(lv[l], t);
+            reduce_level_at<G>(lv[l], t);
     team::board<typename G::field> bd;
     combine_windows<G>(S.data(), W, c, nullptr, 0, host_out, bd);
 }
@@ -159,7 +155,7 @@ enum czk_status affine_host_check(const uint64_t *bases, const uint64_t *scalars
     for (size_t j = 0; j < 2 * G_lanes; j++)
         if (part_id[j] != NONE)
             pt::add(buckets[part_id[j]], buckets[part_id[j]], part[j]);
-    reduce_combine<G>(buckets, false, W, M, c, host_out);
+    reduce_combine<G>(buckets, W, M, c, host_out);
     return CZK_OK;
 }
 
@@ -245,7 +241,7 @@ enum czk_status tree_host_check(const uint64_t *bases, const uint64_t *scalars, 
             cur = nxt;
         }
     }
-    reduce_combine<G>(buckets, true, W, M, c, host_out);
+    reduce_combine<G>(buckets, W, M, c, host_out);
     return CZK_OK;
 }
 /* The one-warp point operations of the combination (team::dbl, team::add, combine_windows)

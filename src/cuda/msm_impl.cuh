@@ -18,7 +18,6 @@
  *  5. reduce: per window, sum_b (b + 1) B_b in levels (reduce_level): a level's threads take
  *     segments of `seg` entries and leave their running sums; the sums of the segments become
  *     the next level's entries (their weights seg times larger), until one segment per window.
- *     After the tree (affine buckets) the first level adds the buckets with mixed additions.
  *  6. combine: Horner over the windows (c doublings each) plus the sum of the scalar-1 points,
  *     one warp sharing each point operation (msm_combine.cuh), converted to Jacobian on the
  *     device and copied to the host.
@@ -643,16 +642,13 @@ template <class G> struct red_level {
     const typename G::pt *A; /* entries, n per window (read from index shift) */
     uint32_t shift, n, seg;
     unsigned scale;              /* log2 of the entries' weight */
-    bool affine_in;              /* A's points are affine (ZZ = ZZZ = 1) or infinity: mixed additions */
     const typename G::pt *Dprev; /* the previous level's D (n per window), or none */
     typename G::pt *R, *D;       /* this level's outputs, n / seg per window (R: none on the last) */
     size_t threads;              /* windows n / seg */
 };
 
-/* thread t of a level (the kernel's body; the host checks run it in a loop); AFF = v.affine_in,
- * a template argument so that the other levels' kernel keeps the registers of the full addition
- * alone */
-template <class G, bool AFF> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
+/* thread t of a level (the kernel's body; the host checks run it in a loop) */
+template <class G> CZK_HD void reduce_level_at(const red_level<G> &v, size_t t)
 {
     typedef typename G::pt pt;
     const uint32_t K = v.n / v.seg, w = (uint32_t)(t / K), s = (uint32_t)(t % K);
@@ -660,16 +656,8 @@ template <class G, bool AFF> CZK_HD void reduce_level_at(const red_level<G> &v, 
     pt run = pt::inf(), sum = pt::inf();
     for (uint32_t j = v.seg; j-- > 0;) {
         uint32_t i = s * v.seg + j + v.shift;
-        if (i < v.n) {
-            if (AFF) { /* 8M + 2S instead of 12M + 2S, and half the loads */
-                affine<typename G::field> q;
-                q.x = a[i].X;
-                q.y = a[i].Y;
-                pt::add_affine(run, run, q);
-            } else {
-                pt::add(run, run, a[i]);
-            }
-        }
+        if (i < v.n)
+            pt::add(run, run, a[i]);
         pt::add(sum, sum, run);
     }
     for (unsigned k = 0; k < v.scale; k++)
@@ -684,11 +672,11 @@ template <class G, bool AFF> CZK_HD void reduce_level_at(const red_level<G> &v, 
     v.D[t] = sum;
 }
 
-template <class G, bool AFF> __global__ void __launch_bounds__(BLOCK) reduce_level(red_level<G> v)
+template <class G> __global__ void __launch_bounds__(BLOCK) reduce_level(red_level<G> v)
 {
     size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t < v.threads)
-        reduce_level_at<G, AFF>(v, t);
+        reduce_level_at<G>(v, t);
 }
 
 /* out[g] = sum_{i < cnt} in[g cnt + i]; one block per group */
@@ -905,11 +893,9 @@ red_plan reduce_plan(uint32_t windows, uint32_t M, int sms)
 }
 
 /* The levels of plan rp over W windows of M buckets: R and D of level 0 in buf0 (2 rp.cap[0]
- * points), of level 1 in buf1 (2 rp.cap[1]), then alternating; the last level's D is S (W points).
- * affine: every bucket is affine or infinity (as the tree leaves them), so level 0 adds them
- * with mixed additions. */
+ * points), of level 1 in buf1 (2 rp.cap[1]), then alternating; the last level's D is S (W points). */
 template <class G>
-unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typename G::pt *buckets, bool affine,
+unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typename G::pt *buckets,
                        typename G::pt *buf0, typename G::pt *buf1, typename G::pt *S, red_level<G> *lv)
 {
     typedef typename G::pt pt;
@@ -925,7 +911,6 @@ unsigned reduce_levels(const red_plan &rp, uint32_t W, uint32_t M, const typenam
         v.n = n;
         v.seg = rp.seg[l];
         v.scale = scale;
-        v.affine_in = affine && l == 0;
         v.Dprev = Dprev;
         v.R = last ? nullptr : buf[l & 1];
         v.D = last ? S : buf[l & 1] + rp.cap[l & 1];
@@ -1437,15 +1422,9 @@ enum czk_status msm_impl(cudaStream_t stream, const uint64_t *bases, const uint6
         /* 5. reduce */
         red_level<G> lv[RED_MAX_LEVELS];
         const unsigned nl = reduce_levels<G>(reduce_plan(W, (uint32_t)M, sms), W, (uint32_t)M, buckets,
-                                             stats.acc == CZK_MSM_ACC_TREE,
                                              (pt *)(scr + L.V), (pt *)(scr + L.V2), (pt *)(scr + L.S), lv);
-        for (unsigned l = 0; l < nl; l++) {
-            const unsigned nb = (unsigned)((lv[l].threads + BLOCK - 1) / BLOCK);
-            if (lv[l].affine_in)
-                CZK_CU_LAUNCH(reduce_level<G, true><<<nb, BLOCK, 0, stream>>>(lv[l]));
-            else
-                CZK_CU_LAUNCH(reduce_level<G, false><<<nb, BLOCK, 0, stream>>>(lv[l]));
-        }
+        for (unsigned l = 0; l < nl; l++)
+            CZK_CU_LAUNCH(reduce_level<G><<<(unsigned)((lv[l].threads + BLOCK - 1) / BLOCK), BLOCK, 0, stream>>>(lv[l]));
         CZK_CU_CHECK(cudaEventRecord(ev[5], stream));
     } else {
         for (int i = 2; i < 6; i++)
