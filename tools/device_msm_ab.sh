@@ -47,8 +47,8 @@ if [ "$MODE" = bench ]; then
 else
     step backend_ops 200 "$B/test_backend_ops"
     step prove_cuda 60 bash tests/cli/test_prove_cuda_cli.sh "$B/czk"
-    step field_bls 120 "$B/czk" bench field --backend cuda --curve bls12_381 --reps 5
-    step field_bn 120 "$B/czk" bench field --backend cuda --curve bn254 --reps 5
+    step field_bls 120 "$B/czk" bench field --curve bls12_381 --reps 5
+    step field_bn 120 "$B/czk" bench field --curve bn254 --reps 5
 fi
 echo "==== details"
 grep -h -E "FAILED|differs|mismatch|error|Error" "$O"/*.log | head -20 | cut -c1-250
